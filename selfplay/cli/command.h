@@ -1,0 +1,29 @@
+// selfplay/cli/command.h — how subcommands of the `nardy` tool plug into main.
+//
+// Each subcommand lives in its own file selfplay/cli/<cmd>.cpp and exposes one function that
+// adds a CLI11 subcommand and sets its callback. Callbacks do argument checking and printing
+// only; the work is library code that Python calls too. Errors are nardy::Error: main prints
+// the message to stderr and exits with 2.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "core/rules.h"
+
+namespace nardy::cli {
+
+void add_legal_command(CLI::App& app);
+void add_show_command(CLI::App& app);
+void add_selfplay_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
+
+// Adds the repeated `--rule KEY=VALUE` option; the result is read with rules_from().
+void add_rule_option(CLI::App& cmd, std::vector<std::string>& assignments);
+Rules rules_from(const std::vector<std::string>& assignments);
+
+// POS arguments may arrive as one quoted argument ("... w") or as two (counts, side).
+std::string join_pos_args(const std::vector<std::string>& args, size_t count_before_rest);
+
+}  // namespace nardy::cli
