@@ -1,0 +1,56 @@
+// nn/td_backend.h — evaluation and TD(λ) learning on a ValueNet, with two backends.
+//
+//   "fast"     hand-written float kernels on the net's own parameter storage (nn/fast_net.h):
+//              dense and incremental forward, TD(λ) with eligibility traces. Covers nets with
+//              one hidden layer (any activation); the self-play hot path.
+//   "libtorch" the same operations through LibTorch forward and autograd: any architecture,
+//              and the reference the fast kernels are tested against.
+//
+// TD(λ) (Sutton 1988; Tesauro's TD-Gammon 1992/1995) with one trace per output, all in a fixed
+// perspective (White's) so that successive states of a game, which alternate the side to
+// move, share one set of traces:
+//   at each state s_t:  V_t = V_White(s_t);  e_k <- λ e_k + ∇θ V_t,k      (accumulate)
+//   when s_{t+1} is known:  θ <- θ + α Σ_k (target_k - V_t,k) e_k         (update)
+// where target = V_White(s_{t+1}) or, at the end, the game's outcome. The outputs k are the
+// Evaluation's win, win_mars, lose_mars (and draw for 4-output nets).
+//
+// A backend instance belongs to one thread; several instances may share one ValueNet
+// (Hogwild-style updates). All spans are caller-owned; nothing here allocates per call after
+// the first.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "core/types.h"
+#include "nn/value_net.h"
+
+namespace nardy {
+
+class TdBackend {
+ public:
+  virtual ~TdBackend() = default;
+
+  // Evaluates n candidate input rows (each from its own side to move). `base` is an input row
+  // that all candidates differ from in few slots (e.g. the current board seen from the
+  // opponent); the fast backend reuses its hidden sums (incremental forward). May be empty.
+  virtual void evaluate(std::span<const float> base, std::span<const float> inputs, int n,
+                        std::span<Evaluation> out) = 0;
+
+  // Clears the eligibility traces (call at the start of each game).
+  virtual void start_game() = 0;
+  // Evaluates x (mover's view; `mover` is its side), adds the gradient of its White-perspective
+  // outputs to the traces, and returns that White-perspective evaluation.
+  virtual Evaluation accumulate(std::span<const float> x, Side mover) = 0;
+  // Applies θ += α Σ_k (target_k - value_k) e_k with White-perspective value and target.
+  virtual void update(const Evaluation& value, const Evaluation& target, float alpha) = 0;
+
+  virtual const char* name() const = 0;
+};
+
+// "fast" or "libtorch"; `lambda` in [0, 1]. Throws Error for an unknown backend or a shape the
+// backend does not support.
+std::unique_ptr<TdBackend> make_td_backend(std::string_view name, ValueNet& net, float lambda);
+
+}  // namespace nardy
