@@ -10,7 +10,7 @@ DEB_PACKAGES := build-essential cmake ninja-build pkg-config \
   libgtest-dev libgmock-dev libbenchmark-dev \
   libtorch-dev libopenblas0-pthread pybind11-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev \
   python3-dev python3-torch python3-numpy python3-matplotlib python3-pytest python3-yaml \
-  jupyter-nbconvert python3-ipykernel python3-nbformat
+  jupyter-nbconvert python3-ipykernel python3-nbformat python3-cairosvg
 
 .PHONY: all deps build test test-cpp test-python test-notebooks train bench clean
 

@@ -1,21 +1,41 @@
-// `nardy show POS|ID`: draws the board in the terminal.
+// `nardy show POS|ID [--svg FILE] [--move NOTATION]`: draws the board in the terminal or as SVG.
+#include <fstream>
 #include <iostream>
 
+#include "core/error.h"
 #include "core/pos_text.h"
 #include "core/position_id.h"
+#include "selfplay/board_svg.h"
 #include "selfplay/cli/command.h"
 
 namespace nardy::cli {
 
 void add_show_command(CLI::App& app) {
-  auto positional = std::make_shared<std::vector<std::string>>();
+  struct Args {
+    std::vector<std::string> positional;
+    std::string svg, move, title;
+  };
+  auto a = std::make_shared<Args>();
   auto* cmd = app.add_subcommand(
       "show", "Draw a position (POS text or a position ID): points, both colours, borne-off and pip counts.");
-  cmd->add_option("position", *positional, "POS (quoted) or a 14-character position ID")->required();
-  cmd->callback([positional] {
-    std::string text = join_pos_args(*positional, positional->size());
+  cmd->add_option("position", a->positional, "POS (quoted) or a 14-character position ID")->required();
+  cmd->add_option("--svg", a->svg, "Also write an SVG picture of the board to FILE");
+  cmd->add_option("--move", a->move, "Draw this move as arrows in the SVG (notation, e.g. '24/18 18/13')");
+  cmd->add_option("--title", a->title, "Caption above the SVG board");
+  cmd->callback([a] {
+    std::string text = join_pos_args(a->positional, a->positional.size());
     Position pos = text.find(',') == std::string::npos ? parse_position_id(text) : parse_pos(text);
     std::cout << draw_board(pos) << "POS " << format_pos(pos) << "\nID  " << position_id(pos) << "\n";
+    if (!a->svg.empty()) {
+      BoardSvgOptions opt;
+      opt.title = a->title;
+      if (!a->move.empty()) opt.arrows = parse_notation(a->move);
+      std::ofstream out(a->svg);
+      if (!out) throw Error("show: cannot write SVG file '" + a->svg + "'");
+      out << board_svg(pos, opt);
+      if (!out) throw Error("show: failed writing SVG file '" + a->svg + "'");
+      std::cout << "SVG written to " << a->svg << "\n";
+    }
   });
 }
 
