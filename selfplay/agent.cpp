@@ -4,7 +4,7 @@
 #include <mutex>
 
 #include "core/error.h"
-// heuristic agent: see selfplay/heuristic_agent.h
+#include "selfplay/heuristic_agent.h"
 
 namespace nardy {
 namespace {
@@ -27,6 +27,7 @@ void register_agent_kind(const std::string& prefix, AgentFactory factory) {
 
 std::unique_ptr<Agent> make_agent(std::string_view spec, const Rules& rules) {
   if (spec == "random") return std::make_unique<RandomAgent>();
+  if (spec == "heuristic") return std::make_unique<HeuristicAgent>();
   (void)rules;
   auto colon = spec.find(':');
   std::string kind(spec.substr(0, colon));
