@@ -18,6 +18,7 @@ void add_legal_command(CLI::App& app);
 void add_show_command(CLI::App& app);
 void add_selfplay_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_eval_command(CLI::App& app);
 
 // Adds the repeated `--rule KEY=VALUE` option; the result is read with rules_from().
 void add_rule_option(CLI::App& cmd, std::vector<std::string>& assignments);

@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   nardy::cli::add_show_command(app);
   nardy::cli::add_selfplay_command(app);
   nardy::cli::add_bench_command(app);
+  nardy::cli::add_eval_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
