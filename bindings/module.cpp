@@ -1,0 +1,35 @@
+// bindings/module.cpp — the one PYBIND11_MODULE of `nardy._nardy`.
+//
+// Each area of the engine is bound in its own file bindings/bind_<area>.cpp, which defines
+// `void bind_<area>(pybind11::module_& m)` (OpenSpiel's pyspiel style). To add an area: write
+// the file (the CMake glob compiles it), declare its function below and call it in order of
+// dependency (an area may use the classes registered by the areas before it). Areas that need
+// nardy_nn go inside `#ifdef NARDY_HAS_NN` (defined when the nn library is built).
+//
+// Python names equal the C++ names (snake_case functions, CamelCase classes); argument
+// conversions shared by all areas live in bindings/convert.h. nardy::Error becomes the
+// registered exception nardy.NardyError (a ValueError) with the same message.
+#include <pybind11/pybind11.h>
+
+#include "core/error.h"
+
+namespace nardy::py_bind {
+
+void bind_core(pybind11::module_& m);  // bind_core.cpp: Side, Rules, Position, MoveResult, Outcome
+void bind_game(pybind11::module_& m);  // bind_game.cpp: Rng, Game, Turn, records, random_game
+
+}  // namespace nardy::py_bind
+
+PYBIND11_MODULE(_nardy, m) {
+  m.doc() =
+      "nardy._nardy — the compiled Long Nardy engine (import the `nardy` package instead).\n\n"
+      "Positions are POS text: 24 comma-separated counts for points 1..24 (White positive,\n"
+      "Black negative), a space, and 'w' or 'b' for the side to move. Rules follow RULES.md.";
+  pybind11::register_exception<nardy::Error>(m, "NardyError", PyExc_ValueError);
+  m.attr("NardyError").attr("__doc__") =
+      "Raised for bad input to the engine (POS text, IDs, dice, moves, rules, records).\n"
+      "A subclass of ValueError; the message names the input and what was expected.";
+
+  nardy::py_bind::bind_core(m);
+  nardy::py_bind::bind_game(m);
+}

@@ -1,0 +1,25 @@
+"""nardy — the Long Nardy engine (RULES.md) for Python.
+
+Everything here is the C++ engine, compiled as ``nardy._nardy``; Python never re-implements
+the rules. Importing the package is light (no torch). Quick tour::
+
+    import nardy
+    pos = nardy.Position.start()
+    for r in pos.legal(6, 5):                 # sorted by position, like `nardy legal`
+        print(r.notation, r.position.pos)
+    game = nardy.Game()                        # rules=None: RULES.md defaults
+    game.play(6, 5, "24/13")
+    print(game.record())
+    finished = nardy.random_game(seed=1)       # uniform random moves, reproducible
+    print(finished.outcome)
+
+Bad input raises :class:`nardy.NardyError` (a ``ValueError``) with the engine's message.
+"""
+
+from nardy import _nardy
+from nardy._nardy import *  # noqa: F401,F403 — every public name of the compiled module
+
+# Every public name of the compiled module, so new bind_<area>.cpp files need no edit here.
+__all__ = sorted(name for name in dir(_nardy) if not name.startswith("_"))
+
+NardyError.__module__ = "nardy"  # noqa: F405 — shown as nardy.NardyError in tracebacks
