@@ -19,6 +19,7 @@
 // the first.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -47,10 +48,22 @@ class TdBackend {
   virtual void update(const Evaluation& value, const Evaluation& target, float alpha) = 0;
 
   virtual const char* name() const = 0;
+
+  // Inspection (tests, diagnostics; not the hot path). There are num_traces() traces, one per
+  // White-perspective output; each is the concatenation of the net's parameters in layer
+  // order (w0, b0, w1, b1, ...; weights [in][out] as in nn/value_net.h), trace_size() floats.
+  virtual int num_traces() const = 0;
+  virtual size_t trace_size() const = 0;
+  virtual void copy_trace(int k, std::span<float> out) const = 0;
 };
 
 // "fast" or "libtorch"; `lambda` in [0, 1]. Throws Error for an unknown backend or a shape the
 // backend does not support.
 std::unique_ptr<TdBackend> make_td_backend(std::string_view name, ValueNet& net, float lambda);
+
+// The two implementations behind make_td_backend (nn/td_backend_fast.cpp,
+// nn/td_backend_torch.cpp).
+std::unique_ptr<TdBackend> make_fast_td_backend(ValueNet& net, float lambda);
+std::unique_ptr<TdBackend> make_libtorch_td_backend(ValueNet& net, float lambda);
 
 }  // namespace nardy

@@ -9,13 +9,19 @@
 //   layer i maps in_i -> out_i; weight is [in_i][out_i] row-major (input-major, so that one
 //   input's contributions to all units are contiguous — the incremental forward adds rows);
 //   bias is [out_i]. The module computes h = act(x @ W + b) per hidden layer and z = h @ W + b
-//   for the output layer.
+//   for the output layer. In the TorchScript module they are the parameters w0, b0, w1, b1, ...
+//   (input layer first). The storage never moves for the life of the net: copy_parameters_from
+//   copies in place, so views and fast kernels bound to a net stay valid.
 //
 // TorchScript module (what Python sees):
 //   forward(x: Tensor[N, num_inputs]) -> Tensor[N, 5]  columns: win, win_mars, lose_mars,
 //   draw, equity — the same numbers as ValueNet::evaluate_batch for the same inputs.
 //   Extra file "nardy.json" (torch.jit.load(path, _extra_files={"nardy.json": ""})) holds the
-//   CheckpointInfo: format version, encoder id, shape, rules, training counters and config.
+//   CheckpointInfo: format version, encoder id, shape, rules, training counters and config
+//   (keys documented in nn/checkpoint_json.h). The module also has logits(x) -> [N, K].
+//
+// LibTorch threads: the first net created or loaded calls torch::set_num_threads(1) (self-play
+// runs one single-threaded worker per core); set_torch_threads() changes it afterwards.
 //
 // Thread-safety: evaluate_* are const and may run concurrently; training writes parameters in
 // place (Hogwild-style when several threads share one net), which the caller arranges.
@@ -37,6 +43,9 @@ namespace nardy {
 enum class Activation : uint8_t { Sigmoid, Tanh, Relu };
 Activation parse_activation(std::string_view name);  // throws Error
 std::string activation_name(Activation a);
+
+// LibTorch's intra-op thread count for this process (see the note above).
+void set_torch_threads(int n);
 
 struct NetShape {
   std::string encoder = "raw-v1";  // encoder id

@@ -1,0 +1,36 @@
+#include <array>
+#include <string>
+
+#include "core/error.h"
+#include "nn/encoder.h"
+#include "nn/encoder_extended.h"
+#include "nn/encoder_raw.h"
+
+namespace nardy {
+namespace {
+
+// A function, not a namespace-scope array, so that other translation units' static
+// initialisers may already look encoders up.
+const std::array<const Encoder*, 2>& all_encoders() {
+  static const std::array<const Encoder*, 2> kEncoders = {&raw_v1::encoder(),
+                                                          &extended_v1::encoder()};
+  return kEncoders;
+}
+
+}  // namespace
+
+const Encoder& encoder_by_name(std::string_view name_or_id) {
+  for (const Encoder* e : all_encoders())
+    if (name_or_id == e->name() || name_or_id == e->id()) return *e;
+  std::string known;
+  for (const Encoder* e : all_encoders()) known += (known.empty() ? "" : ", ") + e->id();
+  throw Error("unknown encoder '" + std::string(name_or_id) + "' (known: " + known + ")");
+}
+
+std::vector<std::string> encoder_ids() {
+  std::vector<std::string> ids;
+  for (const Encoder* e : all_encoders()) ids.push_back(e->id());
+  return ids;
+}
+
+}  // namespace nardy

@@ -1,0 +1,121 @@
+// nn/fast_net.h — hand-written float kernels for one-hidden-layer value nets.
+//
+// The self-play hot path: they read (FastNet) and write (FastTd) the ValueNet's own LibTorch
+// parameter storage in place through ValueNet::layers(), so there is no copy to keep in sync.
+// Layout (nn/value_net.h): W1 [in][hidden], b1 [hidden], W2 [hidden][K], b2 [K].
+//
+//   a = b1 + x W1          hidden sums; zero inputs are skipped (gnubg's Evaluate), and
+//                          sums_from_base() adds only the rows of inputs that differ from a
+//                          base whose sums are known (gnubg's EvaluateFromBase, Stockfish's
+//                          NNUE accumulator): sibling candidates after a roll differ in few slots
+//   h = act(a)             sigmoid / tanh / relu, with a vectorisable exp (|rel. error| < 3e-7)
+//   z = b2 + h W2          K = 3 or 4 logits, then the head of nn/evaluation.h
+//
+// TD(λ) exactly as nn/td_backend.h documents: one eligibility trace per White-perspective
+// output k (win, win_mars, lose_mars[, draw]), each shaped like the parameters. The gradient
+// of V_k = V_White,k(s) goes through the evaluation head and, for Black to move, through the
+// perspective flip (White's win is the mover's lose, White's win_mars the mover's lose_mars):
+//   ∂V_k/∂b2[m]    = J[k][m]                  J = ∂V/∂z, the head's K x K Jacobian
+//   ∂V_k/∂W2[j][m] = J[k][m] h_j
+//   ∂V_k/∂b1[j]    = g_k[j] = act'(a_j) Σ_m J[k][m] W2[j][m]
+//   ∂V_k/∂W1[i][j] = x_i g_k[j]
+// Traces are stored scaled (e = c·ẽ, c shrinking by λ per step and renormalised when tiny), so
+// a step touches only the rows of non-zero inputs; the update is one dense pass.
+//
+// Objects own their scratch (no allocation per call, nothing throws after construction) and
+// belong to one thread. The net must outlive them.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "core/types.h"
+#include "nn/evaluation.h"
+#include "nn/value_net.h"
+
+namespace nardy {
+
+// Whether the fast kernels cover `shape`: exactly one hidden layer, any activation, K = 3 or 4.
+bool fast_net_supports(const NetShape& shape);
+
+class FastNet {
+ public:
+  // Binds to `net`'s parameters. Throws Error if fast_net_supports(net.shape()) is false.
+  explicit FastNet(const ValueNet& net);
+
+  int num_inputs() const { return in_; }
+  int num_hidden() const { return hidden_; }
+  int num_outputs() const { return k_; }
+
+  // ---- Building blocks (const, caller-owned buffers) ----
+  // sums[0..hidden) = b1 + x W1, skipping zero inputs.
+  void hidden_sums(const float* x, float* sums) const;
+  // sums of x given base_sums = hidden_sums(base): adds (x_i - base_i) W1[i] for i with
+  // x_i != base_i only. Equals hidden_sums(x) up to float rounding.
+  void hidden_sums_from_base(const float* base_sums, const float* base, const float* x,
+                             float* sums) const;
+  // hidden[0..hidden) = act(sums) and z[0..K) = b2 + hidden W2.
+  void logits_from_sums(const float* sums, float* hidden, float* z) const;
+  // The evaluation (from x's side to move) for hidden sums; `hidden` is scratch.
+  Evaluation evaluate_sums(const float* sums, float* hidden) const;
+
+  // ---- Conveniences on the object's scratch ----
+  // Dense forward of one input row.
+  Evaluation forward(const float* x);
+  // Remembers `base` (num_inputs floats, copied) and its hidden sums for forward_from_base().
+  void set_base(const float* base);
+  // Incremental forward of x relative to the last set_base().
+  Evaluation forward_from_base(const float* x);
+  // n rows of `inputs`; incremental from `base` when base is non-null, dense otherwise.
+  void evaluate_batch(const float* base, const float* inputs, int n, Evaluation* out);
+
+ private:
+  friend class FastTd;
+  const float* w1_;
+  const float* b1_;
+  const float* w2_;
+  const float* b2_;
+  int in_, hidden_, k_;
+  Activation activation_;
+  std::vector<float> base_, base_sums_, sums_, act_;
+};
+
+class FastTd {
+ public:
+  // Binds to `net` (one hidden layer; throws Error otherwise); lambda in [0, 1].
+  FastTd(ValueNet& net, float lambda);
+
+  // Clears the traces (start of a game).
+  void clear();
+  // Forward of x (from `mover`'s view), adds ∇θ V_White(x) to the traces (after decaying them
+  // by λ), returns V_White(x).
+  Evaluation accumulate(const float* x, Side mover);
+  // θ += alpha Σ_k (target_k - value_k) e_k, value and target from White's view.
+  void update(const Evaluation& value, const Evaluation& target, float alpha);
+
+  int num_traces() const { return net_.k_; }
+  // Number of floats in one trace: the parameters in the order W1, b1, W2, b2.
+  size_t trace_size() const { return trace_size_; }
+  // Trace k (unscaled) into out[0 .. trace_size()).
+  void copy_trace(int k, std::span<float> out) const;
+  const FastNet& net() const { return net_; }
+
+ private:
+  void rescale(float factor);
+  FastNet net_;
+  float* w1_;
+  float* b1_;
+  float* w2_;
+  float* b2_;
+  float lambda_;
+  float scale_ = 1.0f;  // the traces are scale_ * traces_
+  size_t trace_size_;
+  size_t off_b1_, off_w2_, off_b2_;
+  std::vector<float> traces_;  // num_traces() blocks of trace_size_
+  std::vector<float> grad_;    // g_k[j], num_traces() x hidden
+  std::vector<float> deriv_;   // act'(a_j)
+  std::vector<int> nonzero_;   // indices of non-zero inputs of the last state
+};
+
+}  // namespace nardy

@@ -1,0 +1,57 @@
+// tests/nn/test_nets.h — shared helpers of the nn suites: seeded nets and positions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/game.h"
+#include "core/random.h"
+#include "nn/value_net.h"
+#include "tests/support/position_sampler.h"
+
+namespace nardy::testing {
+
+// Positions from several seeded random games (Uniform, Race and Blocker policies), plus
+// scattered ones, so that encoders and nets see openings, contact, bear-off and blocks.
+inline std::vector<Position> sample_positions(uint64_t seed, int games = 3) {
+  Rng rng(seed);
+  std::vector<Position> out;
+  const Policy policies[] = {Policy::Uniform, Policy::Race, Policy::Blocker};
+  for (int g = 0; g < games; ++g) {
+    auto ps = game_positions(rng, Rules{}, policies[g % 3]);
+    out.insert(out.end(), ps.begin(), ps.end());
+  }
+  for (Scatter s : kAllScatters)
+    for (int i = 0; i < 5; ++i) out.push_back(scattered_position(rng, s));
+  return out;
+}
+
+// The encodings of `positions`, row after row.
+inline std::vector<float> encode_all(const Encoder& enc, const std::vector<Position>& positions) {
+  std::vector<float> x(positions.size() * enc.num_inputs());
+  for (size_t i = 0; i < positions.size(); ++i)
+    enc.fill(positions[i], std::span<float>(x.data() + i * enc.num_inputs(), enc.num_inputs()));
+  return x;
+}
+
+inline NetShape shape_of(const std::string& encoder, int hidden, Activation a, int outputs) {
+  NetShape s;
+  s.encoder = encoder;
+  s.hidden = {hidden};
+  s.activation = a;
+  s.num_outputs = outputs;
+  return s;
+}
+
+// A fresh net whose parameters are scaled up so that hidden units saturate and outputs spread
+// (a freshly initialised net sits near 0.5 everywhere, which would hide errors).
+inline ValueNet spread_net(const NetShape& shape, uint64_t seed, float gain = 3.0f) {
+  ValueNet net = ValueNet::create(shape, seed);
+  for (auto& l : net.layers()) {
+    for (int i = 0; i < l.in * l.out; ++i) l.weight[i] *= gain;
+    for (int i = 0; i < l.out; ++i) l.bias[i] *= gain;
+  }
+  return net;
+}
+
+}  // namespace nardy::testing
