@@ -21,10 +21,24 @@ E pick(std::string_view key, std::string_view value, const std::vector<std::stri
               "' (expected one of: " + join(names) + ")");
 }
 
-const std::vector<std::string> kOpening = {"no_doubles", "any_roll"};
-const std::vector<std::string> kHead = {"standard", "strict", "none"};
-const std::vector<std::string> kBool = {"false", "true"};
-const std::vector<std::string> kStarter = {"previous_black", "previous_winner"};
+// Value names, index = enum value. Function-local statics, so that Rules can be parsed from
+// other translation units' static initialisers (namespace-scope vectors might not exist yet).
+const std::vector<std::string>& opening_names() {
+  static const std::vector<std::string> v = {"no_doubles", "any_roll"};
+  return v;
+}
+const std::vector<std::string>& head_names() {
+  static const std::vector<std::string> v = {"standard", "strict", "none"};
+  return v;
+}
+const std::vector<std::string>& bool_names() {
+  static const std::vector<std::string> v = {"false", "true"};
+  return v;
+}
+const std::vector<std::string>& starter_names() {
+  static const std::vector<std::string> v = {"previous_black", "previous_winner"};
+  return v;
+}
 
 }  // namespace
 
@@ -35,32 +49,32 @@ const std::vector<std::string>& Rules::keys() {
 }
 
 std::vector<std::string> Rules::values_of(std::string_view key) {
-  if (key == "opening") return kOpening;
-  if (key == "head_exception") return kHead;
-  if (key == "last_roll_draw") return kBool;
-  if (key == "next_game_starter") return kStarter;
+  if (key == "opening") return opening_names();
+  if (key == "head_exception") return head_names();
+  if (key == "last_roll_draw") return bool_names();
+  if (key == "next_game_starter") return starter_names();
   throw Error("unknown rule '" + std::string(key) + "' (expected one of: " + join(keys()) + ")");
 }
 
 void Rules::set(std::string_view key, std::string_view value) {
   if (key == "opening") {
-    opening = pick<Opening>(key, value, kOpening);
+    opening = pick<Opening>(key, value, opening_names());
   } else if (key == "head_exception") {
-    head_exception = pick<HeadException>(key, value, kHead);
+    head_exception = pick<HeadException>(key, value, head_names());
   } else if (key == "last_roll_draw") {
-    last_roll_draw = pick<int>(key, value, kBool) == 1;
+    last_roll_draw = pick<int>(key, value, bool_names()) == 1;
   } else if (key == "next_game_starter") {
-    next_game_starter = pick<NextGameStarter>(key, value, kStarter);
+    next_game_starter = pick<NextGameStarter>(key, value, starter_names());
   } else {
     values_of(key);  // throws the unknown-key error
   }
 }
 
 std::string Rules::get(std::string_view key) const {
-  if (key == "opening") return kOpening[static_cast<int>(opening)];
-  if (key == "head_exception") return kHead[static_cast<int>(head_exception)];
-  if (key == "last_roll_draw") return kBool[last_roll_draw ? 1 : 0];
-  if (key == "next_game_starter") return kStarter[static_cast<int>(next_game_starter)];
+  if (key == "opening") return opening_names()[static_cast<int>(opening)];
+  if (key == "head_exception") return head_names()[static_cast<int>(head_exception)];
+  if (key == "last_roll_draw") return bool_names()[last_roll_draw ? 1 : 0];
+  if (key == "next_game_starter") return starter_names()[static_cast<int>(next_game_starter)];
   values_of(key);
   return {};
 }
