@@ -1,0 +1,230 @@
+// Encoders: sizes, labels, slot values on hand-built positions, mover-perspective symmetry,
+// bounds and agreement with core's counts on positions from random games.
+#include "nn/encoder.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "core/error.h"
+#include "core/pos_text.h"
+#include "nn/encoder_extended.h"
+#include "nn/encoder_raw.h"
+#include "tests/nn/temp_dir.h"
+#include "tests/nn/test_nets.h"
+
+namespace nardy {
+namespace {
+
+namespace raw = raw_v1;
+namespace ext = extended_v1;
+using testing::error_of;
+
+std::vector<float> encode(const Encoder& enc, const Position& pos) {
+  // NaN everywhere first: every slot must be written.
+  std::vector<float> x(enc.num_inputs() + 1, std::numeric_limits<float>::quiet_NaN());
+  x.back() = 12345.0f;  // one past the end stays untouched
+  enc.fill(pos, x);
+  EXPECT_EQ(x.back(), 12345.0f);
+  x.pop_back();
+  return x;
+}
+
+// The four units of a count n (see nn/encoder_raw.h).
+std::array<float, 4> units(int n) {
+  return {n >= 1 ? 1.0f : 0.0f, n >= 2 ? 1.0f : 0.0f, n >= 3 ? 1.0f : 0.0f,
+          n > 3 ? (n - 3) / 4.0f : 0.0f};
+}
+
+TEST(Encoder, RegistryNamesIdsAndSizes) {
+  EXPECT_EQ(encoder_by_name("raw").id(), "raw-v1");
+  EXPECT_EQ(encoder_by_name("raw-v1").num_inputs(), 197);
+  EXPECT_EQ(encoder_by_name("extended").id(), "extended-v1");
+  EXPECT_EQ(encoder_by_name("extended-v1").num_inputs(), 215);
+  EXPECT_EQ(&encoder_by_name("raw"), &encoder_by_name("raw-v1"));
+  EXPECT_EQ(encoder_ids(), (std::vector<std::string>{"raw-v1", "extended-v1"}));
+  const std::string msg = error_of([] { encoder_by_name("raw-v2"); });
+  EXPECT_EQ(msg, "unknown encoder 'raw-v2' (known: raw-v1, extended-v1)");
+}
+
+TEST(Encoder, LabelsAreUniqueAndNamed) {
+  for (const std::string& id : encoder_ids()) {
+    const Encoder& enc = encoder_by_name(id);
+    std::set<std::string> labels;
+    for (int i = 0; i < enc.num_inputs(); ++i) labels.insert(enc.input_label(i));
+    EXPECT_EQ(static_cast<int>(labels.size()), enc.num_inputs()) << id;
+    EXPECT_NE(error_of([&] { enc.input_label(enc.num_inputs()); }).find("no input"),
+              std::string::npos);
+  }
+  const Encoder& e = encoder_by_name("extended-v1");
+  EXPECT_EQ(e.input_label(0), "me.point[r=1].count>=1");
+  EXPECT_EQ(e.input_label(raw::me_point_slot(24, 3)), "me.point[r=24].extra");
+  EXPECT_EQ(e.input_label(raw::opp_point_slot(7, 1)), "opp.point[r=7].count>=2");
+  EXPECT_EQ(e.input_label(raw::kMeOff), "me.off");
+  EXPECT_EQ(e.input_label(raw::kOppHead), "opp.head");
+  EXPECT_EQ(e.input_label(raw::kMoverIsWhite), "mover_is_white");
+  EXPECT_EQ(e.input_label(ext::kPipsDiff), "pips.diff");
+  EXPECT_EQ(e.input_label(ext::kOppBlockWithin12), "opp.block.within12");
+  EXPECT_EQ(e.input_label(ext::kOppAllHome), "opp.all_home");
+}
+
+TEST(Encoder, StartPosition) {
+  const auto x = encode(encoder_by_name("extended-v1"), Position::start());
+  for (int r = 1; r <= kNumPoints; ++r)
+    for (int u = 0; u < 4; ++u) {
+      const float want = r == 24 ? units(15)[u] : 0.0f;
+      EXPECT_EQ(x[raw::me_point_slot(r, u)], want) << r << "," << u;
+      EXPECT_EQ(x[raw::opp_point_slot(r, u)], want) << r << "," << u;
+    }
+  EXPECT_EQ(x[raw::me_point_slot(24, 3)], 3.0f);  // (15 - 3) / 4
+  EXPECT_EQ(x[raw::kMeOff], 0.0f);
+  EXPECT_EQ(x[raw::kOppOff], 0.0f);
+  EXPECT_EQ(x[raw::kMeHead], 1.0f);
+  EXPECT_EQ(x[raw::kOppHead], 1.0f);
+  EXPECT_EQ(x[raw::kMoverIsWhite], 1.0f);
+  EXPECT_EQ(x[ext::kMePips], 1.0f);
+  EXPECT_EQ(x[ext::kOppPips], 1.0f);
+  EXPECT_EQ(x[ext::kPipsDiff], 0.0f);
+  // My head is the opponent's route 12, in front of its rearmost checker (its head, 24):
+  // a run of one, 12 pips ahead of it.
+  EXPECT_FLOAT_EQ(x[ext::kMeBlockLongest], 1.0f / 6);
+  EXPECT_EQ(x[ext::kMeBlockWithin6], 0.0f);
+  EXPECT_FLOAT_EQ(x[ext::kMeBlockWithin12], 1.0f / 12);
+  EXPECT_FLOAT_EQ(x[ext::kOppBlockWithin12], 1.0f / 12);
+  EXPECT_EQ(x[ext::kMeHome], 0.0f);
+  EXPECT_FLOAT_EQ(x[ext::kMePointsHeld], 1.0f / 15);
+  EXPECT_EQ(x[ext::kMeBehind], 1.0f);
+  EXPECT_EQ(x[ext::kOppBehind], 1.0f);
+  EXPECT_EQ(x[ext::kContact], 1.0f);
+  EXPECT_EQ(x[ext::kMeAllHome], 0.0f);
+}
+
+// RULES.md's bear-off example: White home 1:1 2:1 3:1 4:2 5:2 6:2 (6 off),
+// Black 13:3 14:3 15:3 16:2 17:2 18:2 (Black's home, its routes 1..6); pips 36 and 48.
+TEST(Encoder, BearOffRaceFromBothSides) {
+  const Position white_to_move =
+      parse_pos("1,1,1,2,2,2,0,0,0,0,0,0,-3,-3,-3,-2,-2,-2,0,0,0,0,0,0 w");
+  const auto x = encode(encoder_by_name("extended-v1"), white_to_move);
+  const int white[7] = {0, 1, 1, 1, 2, 2, 2};
+  const int black[7] = {0, 3, 3, 3, 2, 2, 2};  // Black's route r = point - 12
+  for (int r = 1; r <= 6; ++r)
+    for (int u = 0; u < 4; ++u) {
+      EXPECT_EQ(x[raw::me_point_slot(r, u)], units(white[r])[u]);
+      EXPECT_EQ(x[raw::opp_point_slot(r, u)], units(black[r])[u]);
+    }
+  EXPECT_FLOAT_EQ(x[raw::kMeOff], 6.0f / 15);
+  EXPECT_EQ(x[raw::kOppOff], 0.0f);
+  EXPECT_EQ(x[raw::kMeHead], 0.0f);
+  EXPECT_FLOAT_EQ(x[ext::kMePips], 36.0f / 360);
+  EXPECT_FLOAT_EQ(x[ext::kOppPips], 48.0f / 360);
+  EXPECT_FLOAT_EQ(x[ext::kPipsDiff], 12.0f / 120);
+  EXPECT_EQ(x[ext::kContact], 0.0f);
+  EXPECT_EQ(x[ext::kMeBehind], 0.0f);
+  EXPECT_EQ(x[ext::kOppBehind], 0.0f);
+  EXPECT_FLOAT_EQ(x[ext::kMeHome], 9.0f / 15);
+  EXPECT_EQ(x[ext::kOppHome], 1.0f);
+  EXPECT_EQ(x[ext::kMeAllHome], 1.0f);
+  EXPECT_EQ(x[ext::kOppAllHome], 1.0f);
+  EXPECT_FLOAT_EQ(x[ext::kMePointsHeld], 6.0f / 15);
+
+  // Black to move: the same board from Black's side.
+  const auto y = encode(encoder_by_name("extended-v1"), white_to_move.with_side_to_move(Side::Black));
+  for (int r = 1; r <= 6; ++r) EXPECT_EQ(y[raw::me_point_slot(r, 0)], 1.0f);
+  EXPECT_EQ(y[raw::me_point_slot(1, 2)], 1.0f);  // 3 on Black's route 1 (point 13)
+  EXPECT_FLOAT_EQ(y[raw::kOppOff], 6.0f / 15);
+  EXPECT_EQ(y[raw::kMoverIsWhite], 0.0f);
+  EXPECT_FLOAT_EQ(y[ext::kPipsDiff], -12.0f / 120);
+}
+
+// White: 10 on its head (24) and a five-point run on points 20..16; Black: 14 on its head
+// (point 12) and one on point 22.
+//
+//   Black's route:  point 20..16 are Black routes 8..4, White's head is Black route 12.
+//   White's route:  Black's head is White route 12, point 22 is White route 22.
+TEST(Encoder, BlocksInFrontOfTheRearmostChecker) {
+  const Position pos =
+      parse_pos("0,0,0,0,0,0,0,0,0,0,0,-14,0,0,0,1,1,1,1,1,0,-1,0,10 w");
+  const auto x = encode(encoder_by_name("extended-v1"), pos);
+  // Mine against Black's rearmost (its head, route 24): run 8..4 is 5 long; none within
+  // routes 18..23; within 12..23 only my head (route 12).
+  EXPECT_FLOAT_EQ(x[ext::kMeBlockLongest], 5.0f / 6);
+  EXPECT_EQ(x[ext::kMeBlockWithin6], 0.0f);
+  EXPECT_FLOAT_EQ(x[ext::kMeBlockWithin12], 1.0f / 12);
+  // Black's against my rearmost (route 24): routes 12 and 22 held; 22 is within 6.
+  EXPECT_FLOAT_EQ(x[ext::kOppBlockLongest], 1.0f / 6);
+  EXPECT_FLOAT_EQ(x[ext::kOppBlockWithin6], 1.0f / 6);
+  EXPECT_FLOAT_EQ(x[ext::kOppBlockWithin12], 2.0f / 12);
+  // Behind: the lowest Black checker is my route 12, so all 15 of mine are above it; Black's
+  // lowest-in-its-route of mine is point 16 = Black route 4: all 15 of Black's are above.
+  EXPECT_EQ(x[ext::kMeBehind], 1.0f);
+  EXPECT_EQ(x[ext::kOppBehind], 1.0f);
+  EXPECT_FLOAT_EQ(x[ext::kMePointsHeld], 6.0f / 15);
+  EXPECT_FLOAT_EQ(x[ext::kOppPointsHeld], 2.0f / 15);
+  EXPECT_FLOAT_EQ(x[raw::kMeHead], 10.0f / 15);
+  EXPECT_FLOAT_EQ(x[raw::kOppHead], 14.0f / 15);
+  EXPECT_EQ(x[raw::opp_point_slot(10, 0)], 1.0f);  // point 22 is Black route 10
+  EXPECT_EQ(x[raw::opp_point_slot(10, 1)], 0.0f);
+}
+
+// The mover's view makes colour irrelevant: a position and its colour-mirrored twin (same
+// mover-relative board, the other colour to move) differ only in the colour unit.
+TEST(Encoder, ColourMirroredTwinEncodesIdenticallyButTheColourUnit) {
+  const auto positions = testing::sample_positions(12, 3);
+  for (const std::string& id : encoder_ids()) {
+    const Encoder& enc = encoder_by_name(id);
+    for (const Position& p : positions) {
+      const Position twin = Position::from_mover_board(p.mover_board(), ~p.side_to_move());
+      ASSERT_TRUE(twin.is_ok());
+      ASSERT_NE(twin.side_to_move(), p.side_to_move());
+      const auto a = encode(enc, p), b = encode(enc, twin);
+      for (int i = 0; i < enc.num_inputs(); ++i) {
+        if (i == raw::kMoverIsWhite)
+          EXPECT_EQ(a[i] + b[i], 1.0f);
+        else
+          EXPECT_EQ(a[i], b[i]) << id << " " << enc.input_label(i) << " " << format_pos(p);
+      }
+    }
+  }
+}
+
+TEST(Encoder, ValuesAreBoundedAndAgreeWithCoreCounts) {
+  const auto positions = testing::sample_positions(77, 6);
+  const Encoder& enc = encoder_by_name("extended-v1");
+  int contact = 0, race = 0;
+  for (const Position& p : positions) {
+    const auto x = encode(enc, p);
+    for (int i = 0; i < enc.num_inputs(); ++i) {
+      ASSERT_TRUE(std::isfinite(x[i])) << enc.input_label(i);
+      EXPECT_GE(x[i], i == ext::kPipsDiff ? -3.0f : 0.0f) << enc.input_label(i);
+      EXPECT_LE(x[i], 3.0f) << enc.input_label(i);
+      if (i >= ext::kMePips && i != ext::kPipsDiff) EXPECT_LE(x[i], 1.0f) << enc.input_label(i);
+    }
+    const Side me = p.side_to_move(), opp = ~me;
+    float held = 0, checkers = 0;
+    for (int r = 1; r <= kNumPoints; ++r) {
+      held += x[raw::me_point_slot(r, 0)];
+      const float* u = &x[raw::opp_point_slot(r, 0)];
+      const float n = u[0] + u[1] + u[2] + 4 * u[3];  // inverts the count units
+      checkers += n;
+      EXPECT_EQ(n, p.count(opp, r));
+    }
+    EXPECT_FLOAT_EQ(held / 15, x[ext::kMePointsHeld]);
+    EXPECT_EQ(checkers, p.on_board(opp));
+    EXPECT_FLOAT_EQ(x[ext::kMePips] * 360, p.pips(me));
+    EXPECT_FLOAT_EQ(x[ext::kOppPips] * 360, p.pips(opp));
+    EXPECT_FLOAT_EQ(x[raw::kOppOff] * 15, p.off(opp));
+    EXPECT_FLOAT_EQ(x[raw::kMeHead] * 15, p.on_head(me));
+    EXPECT_EQ(x[raw::kMoverIsWhite], me == Side::White ? 1.0f : 0.0f);
+    // Raw is a prefix of extended.
+    const auto r = encode(encoder_by_name("raw-v1"), p);
+    for (int i = 0; i < raw::kNumInputs; ++i) EXPECT_EQ(r[i], x[i]);
+    (x[ext::kContact] > 0 ? contact : race)++;
+  }
+  EXPECT_GT(contact, 10);
+  EXPECT_GT(race, 0);
+}
+
+}  // namespace
+}  // namespace nardy
