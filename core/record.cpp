@@ -48,6 +48,9 @@ Game read_record(std::string_view text) {
         has_rules = true;
       } else if (line.rfind("start ", 0) == 0 && !game) {
         start = parse_pos(std::string_view(line).substr(6));
+      } else if (line.rfind("rules", 0) == 0 || line.rfind("start ", 0) == 0) {
+        throw Error(std::string("a ") + (line[0] == 'r' ? "rules" : "start") +
+                    " line must come before the first move");
       } else if (line.rfind("result", 0) == 0) {
         Game& g = ensure_game();
         std::string want = line.size() > 7 ? line.substr(7) : "";
