@@ -284,21 +284,37 @@ FastTd::FastTd(ValueNet& net, float lambda) : net_(net), lambda_(lambda) {
   grad_.assign(k * h, 0.0f);
   deriv_.assign(h, 0.0f);
   nonzero_.assign(in, 0);
+  nonzero_x_.assign(in, 0.0f);
+  touched_.assign(in, 0);
+  touched_rows_.reserve(in);
+}
+
+// Only the W1 rows of inputs that were non-zero at some state since clear() can hold non-zero
+// traces ("touched" rows); clear, rescale and update visit those rows and the small rest.
+template <class F>
+void FastTd::for_each_live_range(F&& f) {
+  const size_t hn = net_.hidden_;
+  for (int i : touched_rows_) f(static_cast<size_t>(i) * hn, hn);
+  f(off_b1_, trace_size_ - off_b1_);  // b1, W2, b2
 }
 
 void FastTd::clear() {
-  std::fill(traces_.begin(), traces_.end(), 0.0f);
+  for (int k = 0; k < net_.k_; ++k) {
+    float* t = traces_.data() + static_cast<size_t>(k) * trace_size_;
+    for_each_live_range([&](size_t off, size_t n) { std::fill(t + off, t + off + n, 0.0f); });
+  }
+  for (int i : touched_rows_) touched_[i] = 0;
+  touched_rows_.clear();
   scale_ = 1.0f;
 }
 
 void FastTd::rescale(float factor) {
-  if (factor == 0.0f) {
-    std::fill(traces_.begin(), traces_.end(), 0.0f);
-    return;
+  for (int k = 0; k < net_.k_; ++k) {
+    float* t = traces_.data() + static_cast<size_t>(k) * trace_size_;
+    for_each_live_range([&](size_t off, size_t n) {
+      for (size_t i = 0; i < n; ++i) t[off + i] *= factor;
+    });
   }
-  float* t = traces_.data();
-  const size_t n = traces_.size();
-  for (size_t i = 0; i < n; ++i) t[i] *= factor;
 }
 
 Evaluation FastTd::accumulate(const float* x, Side mover) {
@@ -342,7 +358,10 @@ Evaluation FastTd::accumulate(const float* x, Side mover) {
   // Decay: e <- λ e, as a change of scale; materialise when the scale gets tiny.
   scale_ *= lambda_;
   if (scale_ < 1e-12f) {
-    rescale(scale_);
+    if (scale_ == 0.0f)
+      clear();
+    else
+      rescale(scale_);
     scale_ = 1.0f;
   }
   const float inv = 1.0f / scale_;
@@ -375,17 +394,20 @@ Evaluation FastTd::accumulate(const float* x, Side mover) {
     }
   }
 
-  int num_nonzero = 0;
-  for (int i = 0; i < in; ++i) {
-    nonzero_[num_nonzero] = i;
-    num_nonzero += x[i] != 0.0f;
+  const int num_nonzero = nonzero_inputs(x, in, nonzero_.data(), nonzero_x_.data());
+  for (int r = 0; r < num_nonzero; ++r) {
+    const int i = nonzero_[r];
+    if (!touched_[i]) {
+      touched_[i] = 1;
+      touched_rows_.push_back(i);  // capacity reserved: never reallocates
+    }
   }
   for (int k = 0; k < kn; ++k) {
     float* t = traces_.data() + static_cast<size_t>(k) * trace_size_;
     const float* g = grad_.data() + static_cast<size_t>(k) * hn;
     for (int r = 0; r < num_nonzero; ++r) {
       const int i = nonzero_[r];
-      const float xi = x[i];
+      const float xi = nonzero_x_[r];
       float* row = t + static_cast<size_t>(i) * hn;
       for (int j = 0; j < hn; ++j) row[j] += xi * g[j];
     }
@@ -423,7 +445,10 @@ void FastTd::update(const Evaluation& value, const Evaluation& target, float alp
     }
   };
   const size_t hn = net_.hidden_;
-  apply(w1_, 0, off_b1_);
+  for (int i : touched_rows_) {
+    const size_t row = static_cast<size_t>(i) * hn;
+    apply(w1_ + row, row, hn);
+  }
   apply(b1_, off_b1_, hn);
   apply(w2_, off_w2_, hn * kn);
   apply(b2_, off_b2_, kn);

@@ -20,13 +20,16 @@
 //   ∂V_k/∂b1[j]    = g_k[j] = act'(a_j) Σ_m J[k][m] W2[j][m]
 //   ∂V_k/∂W1[i][j] = x_i g_k[j]
 // Traces are stored scaled (e = c·ẽ, c shrinking by λ per step and renormalised when tiny), so
-// a step touches only the rows of non-zero inputs; the update is one dense pass.
+// a step touches only the rows of non-zero inputs; the update is one pass over the W1 rows of
+// inputs that were non-zero at some state of the game (the others' traces are zero) and over
+// b1, W2, b2.
 //
 // Objects own their scratch (no allocation per call, nothing throws after construction) and
 // belong to one thread. The net must outlive them.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -103,6 +106,8 @@ class FastTd {
 
  private:
   void rescale(float factor);
+  template <class F>
+  void for_each_live_range(F&& f);
   FastNet net_;
   float* w1_;
   float* b1_;
@@ -115,7 +120,10 @@ class FastTd {
   std::vector<float> traces_;  // num_traces() blocks of trace_size_
   std::vector<float> grad_;    // g_k[j], num_traces() x hidden
   std::vector<float> deriv_;   // act'(a_j)
-  std::vector<int> nonzero_;   // indices of non-zero inputs of the last state
+  std::vector<int> nonzero_;     // indices of the non-zero inputs of the last state
+  std::vector<float> nonzero_x_; // ... and their values
+  std::vector<uint8_t> touched_; // per input: W1 row may have a non-zero trace
+  std::vector<int> touched_rows_;
 };
 
 }  // namespace nardy
