@@ -32,6 +32,7 @@ void add_bench_command(CLI::App& app) {
                   static_cast<unsigned long long>(a->seed));
     });
   }
+  add_bench_train_command(*bench);
 }
 
 }  // namespace nardy::cli

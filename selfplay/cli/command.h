@@ -18,7 +18,14 @@ void add_legal_command(CLI::App& app);
 void add_show_command(CLI::App& app);
 void add_selfplay_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_train_command(CLI::App& app);
+// `bench train`, added to the `bench` subcommand by add_bench_command.
+void add_bench_train_command(CLI::App& bench);
 void add_eval_command(CLI::App& app);
+void add_analyze_command(CLI::App& app);
+void add_rollout_command(CLI::App& app);
+void add_tournament_command(CLI::App& app);
+void add_engine_command(CLI::App& app);
 
 // Adds the repeated `--rule KEY=VALUE` option; the result is read with rules_from().
 void add_rule_option(CLI::App& cmd, std::vector<std::string>& assignments);

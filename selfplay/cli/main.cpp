@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "selfplay/cli/command.h"
+#include "selfplay/net_agent.h"
 
 namespace nardy::cli {
 
@@ -36,12 +37,18 @@ int main(int argc, char** argv) {
       "Positions are POS text: 24 comma-separated counts for points 1..24 (White positive,\n"
       "Black negative), a space, and w or b for the side to move (quote it as one argument)."};
   app.require_subcommand(1);
+  nardy::register_net_agents();  // agent specs net:PATH... everywhere
   app.set_help_all_flag("--help-all", "Show help for every command");
   nardy::cli::add_legal_command(app);
   nardy::cli::add_show_command(app);
   nardy::cli::add_selfplay_command(app);
   nardy::cli::add_bench_command(app);
+  nardy::cli::add_train_command(app);
   nardy::cli::add_eval_command(app);
+  nardy::cli::add_analyze_command(app);
+  nardy::cli::add_rollout_command(app);
+  nardy::cli::add_tournament_command(app);
+  nardy::cli::add_engine_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,31 @@
+// selfplay/train_bench.h — the self-play training benchmark behind `nardy bench train`.
+//
+// Plays `games` TD(λ) self-play training games (selfplay/td_game.h: move generation, batched
+// incremental evaluation of every candidate, one TD update per turn) on a freshly initialised
+// net of `shape` with the given backend, on `threads` Hogwild workers, and reports the speed.
+// The figure is what a training run achieves between evaluations. Game g uses
+// game_rng(seed, g), so with one thread the total turns are a signature of the code.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/rules.h"
+#include "nn/value_net.h"
+
+namespace nardy {
+
+struct TrainBenchResult {
+  std::string backend;
+  int threads = 1;
+  int64_t games = 0;
+  int64_t turns = 0;     // turns played (= TD updates)
+  double seconds = 0;
+  double games_per_s() const { return seconds > 0 ? games / seconds : 0; }
+  double turns_per_s() const { return seconds > 0 ? turns / seconds : 0; }
+};
+
+TrainBenchResult bench_train(const NetShape& shape, const std::string& backend, int64_t games, int threads,
+                             uint64_t seed, const Rules& rules, double alpha = 0.1, double lambda = 0.7);
+
+}  // namespace nardy
