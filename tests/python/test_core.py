@@ -104,23 +104,24 @@ def cli_legal(nardy_cli, pos, d1, d2, rules=()):
     return [tuple(line.split("\t")) for line in lines]
 
 
-@pytest.mark.parametrize("d1,d2", [(6, 5), (3, 1), (4, 4), (2, 2), (6, 1)])
-def test_legal_matches_cli_on_sampled_positions(nardy_cli, d1, d2):
-    positions = [Position.start(), Position(BEAROFF)] + sample_positions(seeds=range(2), every=11)
-    for pos in positions:
-        if pos.on_board(pos.side_to_move) == 0:
-            continue
-        mine = [(r.position.pos, r.notation) for r in pos.legal(d1, d2, Rules(opening="any_roll"))]
-        assert mine == cli_legal(nardy_cli, pos, d1, d2), pos.pos
+# Each CLI run loads the whole tool (libtorch included), so these compare a curated handful.
+def test_legal_matches_cli(nardy_cli):
+    mid_game = sample_positions(seeds=[4], every=9)[1:5]  # four positions along a random game
+    cases = [(Position.start(), 6, 5), (Position.start(), 3, 1), (Position(BEAROFF), 6, 5),
+             (Position(BEAROFF), 2, 2)] + list(zip(mid_game, [4, 6, 5, 2], [4, 1, 3, 2]))
+    for pos, d1, d2 in cases:
+        mine = [(r.position.pos, r.notation) for r in pos.legal(d1, d2)]
+        assert len(mine) >= 1
+        assert mine == cli_legal(nardy_cli, pos, d1, d2), (pos.pos, d1, d2)
+    assert max(len(pos.legal(d1, d2)) for pos, d1, d2 in cases) > 5  # not only forced moves
 
 
-@pytest.mark.parametrize("assignment", ["head_exception=strict", "head_exception=none", "last_roll_draw=true"])
+@pytest.mark.parametrize("assignment", ["head_exception=strict", "head_exception=none"])
 def test_legal_matches_cli_under_variants(nardy_cli, assignment):
     rules = Rules.parse(assignment)
-    for d1, d2 in [(6, 6), (4, 4), (3, 3), (5, 2)]:
-        for pos in [Position.start()] + sample_positions(seeds=[5], every=13):
-            mine = [(r.position.pos, r.notation) for r in pos.legal(d1, d2, rules)]
-            assert mine == cli_legal(nardy_cli, pos, d1, d2, [assignment]), (pos.pos, d1, d2)
+    for d in (6, 4, 3):
+        mine = [(r.position.pos, r.notation) for r in Position.start().legal(d, d, rules)]
+        assert mine == cli_legal(nardy_cli, Position.start(), d, d, [assignment]), d
 
 
 def test_random_game_equals_cli_selfplay_record(nardy_cli, tmp_path):
