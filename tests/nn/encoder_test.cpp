@@ -199,7 +199,9 @@ TEST(Encoder, ValuesAreBoundedAndAgreeWithCoreCounts) {
       ASSERT_TRUE(std::isfinite(x[i])) << enc.input_label(i);
       EXPECT_GE(x[i], i == ext::kPipsDiff ? -3.0f : 0.0f) << enc.input_label(i);
       EXPECT_LE(x[i], 3.0f) << enc.input_label(i);
-      if (i >= ext::kMePips && i != ext::kPipsDiff) EXPECT_LE(x[i], 1.0f) << enc.input_label(i);
+      if (i >= ext::kMePips && i != ext::kPipsDiff) {
+        EXPECT_LE(x[i], 1.0f) << enc.input_label(i);
+      }
     }
     const Side me = p.side_to_move(), opp = ~me;
     float held = 0, checkers = 0;

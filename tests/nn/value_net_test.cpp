@@ -73,7 +73,9 @@ TEST(ValueNet, EvaluationsAreConsistentProbabilities) {
       EXPECT_GE(e.lose_mars, 0.0f);
       EXPECT_LE(e.lose_mars, e.lose() + 1e-6f);
       EXPECT_GE(e.lose(), -1e-6f);
-      if (outputs == 3) EXPECT_EQ(e.draw, 0.0f);
+      if (outputs == 3) {
+        EXPECT_EQ(e.draw, 0.0f);
+      }
       EXPECT_NEAR(e.equity(), e.win + e.win_mars - e.lose() - e.lose_mars, 1e-6f);
     }
   }
