@@ -17,6 +17,13 @@ namespace nardy::py_bind {
 
 void bind_core(pybind11::module_& m);  // bind_core.cpp: Side, Rules, Position, MoveResult, Outcome
 void bind_game(pybind11::module_& m);  // bind_game.cpp: Rng, Game, Turn, records, random_game
+void bind_board(pybind11::module_& m);   // bind_board.cpp: board_svg, _repr_svg_ of Position/MoveResult/Game
+#ifdef NARDY_HAS_NN
+void bind_nn(pybind11::module_& m);      // bind_nn.cpp: Encoder, encode, Evaluation, ValueNet, load_checkpoint
+void bind_agents(pybind11::module_& m);  // bind_agents.cpp: Agent, make_agent, python_agent, play, analyze
+void bind_arena(pybind11::module_& m);   // bind_arena.cpp: arena, ArenaResult, tournament, rollout
+void bind_train(pybind11::module_& m);   // bind_train.cpp: train, resume, TrainProgress, TrainResult
+#endif
 
 }  // namespace nardy::py_bind
 
@@ -32,4 +39,11 @@ PYBIND11_MODULE(_nardy, m) {
 
   nardy::py_bind::bind_core(m);
   nardy::py_bind::bind_game(m);
+  nardy::py_bind::bind_board(m);
+#ifdef NARDY_HAS_NN
+  nardy::py_bind::bind_nn(m);
+  nardy::py_bind::bind_agents(m);
+  nardy::py_bind::bind_arena(m);
+  nardy::py_bind::bind_train(m);
+#endif
 }

@@ -23,3 +23,21 @@ from nardy._nardy import *  # noqa: F401,F403 — every public name of the compi
 __all__ = sorted(name for name in dir(_nardy) if not name.startswith("_"))
 
 NardyError.__module__ = "nardy"  # noqa: F405 — shown as nardy.NardyError in tracebacks
+
+# Pure-Python helpers (no torch, numpy or matplotlib at import time).
+from nardy.board import save_board  # noqa: E402 — .svg/.png pictures (cairosvg only for PNG)
+from nardy.runs import list_checkpoints, read_metrics, read_state  # noqa: E402 — run directories
+
+# Submodules loaded on first use: nardy.plots (matplotlib), nardy.env (numpy),
+# nardy.torch_interop (torch); nardy.NardyEnv is nardy.env.NardyEnv.
+_LAZY_MODULES = ("plots", "env", "torch_interop")
+
+
+def __getattr__(name):
+    import importlib
+
+    if name in _LAZY_MODULES:
+        return importlib.import_module(f"nardy.{name}")
+    if name == "NardyEnv":
+        return importlib.import_module("nardy.env").NardyEnv
+    raise AttributeError(f"module 'nardy' has no attribute '{name}'")

@@ -1,0 +1,253 @@
+// bindings/agent_arg.h — agents as Python values, and the conversions the nn, agent, arena and
+// train bindings share.
+//
+// nardy.Agent (PyAgent) is a recipe for agents more than one agent: long calls (arena,
+// rollout, tournament) make one C++ agent per worker thread through `make`, which copies no
+// Python object and so may run on any thread. Wherever an agent is an argument, Python may
+// pass (agent_arg):
+//   str             an agent spec (selfplay/agent.h): 'random', 'heuristic', 'net:PATH:ply=1'
+//   nardy.Agent     from make_agent(), python_agent() or ValueNet.agent()
+//   nardy.ValueNet  the greedy (0-ply) agent of that net
+//   a callable      fn(position, dice, moves) -> index | MoveResult | Position, adapted through
+//                   selfplay/callback_agent.h; an object with a .choose method works too
+//
+// Python agents and threads: the callable is held by the PyAgent (a strong reference made with
+// the GIL); the C++ agents borrow the pointer and take the GIL for each call, so they may run
+// on any worker thread while the Python caller is blocked in the long call.
+#pragma once
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "bindings/convert.h"
+#include "bindings/interrupt.h"
+#include "core/error.h"
+#include "core/movegen.h"
+#include "core/pos_text.h"
+#include "nn/value_net.h"
+#include "selfplay/agent.h"
+#include "selfplay/arena.h"
+#include "selfplay/callback_agent.h"
+#include "selfplay/net_agent.h"
+#include "selfplay/search.h"
+
+namespace nardy::py_bind {
+
+// ---- Positions -------------------------------------------------------------------------------
+
+// A list (any sequence or iterable) of Position or POS text. `single` is set when `h` is one
+// Position or one POS string rather than a collection.
+inline std::vector<Position> positions_arg(py::handle h, bool* single = nullptr) {
+  std::vector<Position> out;
+  if (single) *single = false;
+  if (py::isinstance<Position>(h) || py::isinstance<py::str>(h)) {
+    if (single) *single = true;
+    out.push_back(position_arg(h));
+    return out;
+  }
+  if (!py::hasattr(h, "__iter__"))
+    throw py::type_error("positions: expected a Position, POS text or a list of them, got " + type_name(h));
+  if (py::hasattr(h, "__len__")) out.reserve(py::len(h));
+  size_t i = 0;
+  for (py::handle item : py::iter(h)) {
+    if (py::isinstance<Position>(item)) {
+      out.push_back(item.cast<const Position&>());
+    } else if (py::isinstance<py::str>(item)) {
+      try {
+        out.push_back(parse_pos(item.cast<std::string>()));
+      } catch (const Error& e) {
+        throw Error("positions[" + std::to_string(i) + "]: " + e.what());
+      }
+    } else {
+      throw py::type_error("positions[" + std::to_string(i) + "]: expected a Position or POS text, got " +
+                           type_name(item));
+    }
+    ++i;
+  }
+  return out;
+}
+
+// ---- Agents ----------------------------------------------------------------------------------
+
+using RulesAgentMaker = std::function<std::unique_ptr<Agent>(const Rules&)>;
+
+struct PyAgent {
+  std::string spec;         // a spec make_agent() accepts, or a description ("python:NAME", "net:<memory>")
+  RulesAgentMaker make;     // thread-safe; one fresh agent per call
+  std::optional<ValueNet> net;    // net agents: the net (shared) and options
+  NetAgentOptions net_options;
+  py::object callable;      // Python agents: the callable (kept alive here)
+  Rules rules;              // rules of `instance`, used by Agent.choose() and friends
+  std::unique_ptr<Agent> instance;
+  Rng rng{1};               // randomness of Agent.choose() when no rng is passed
+  std::mutex mutex;         // guards instance and rng
+
+  PyAgent() = default;
+  PyAgent(const PyAgent&) = delete;
+  ~PyAgent() {
+    if (callable) {
+      py::gil_scoped_acquire gil;
+      callable = py::object();
+    }
+  }
+  bool is_python() const { return static_cast<bool>(callable); }
+  Agent& agent() {
+    if (!instance) instance = make(rules);
+    return *instance;
+  }
+};
+using PyAgentPtr = std::shared_ptr<PyAgent>;
+
+// The index into `moves` that a Python agent's return value names.
+inline size_t python_choice(py::handle r, const MoveList& moves, const std::string& spec) {
+  if (py::isinstance<py::int_>(r) && !py::isinstance<py::bool_>(r)) {
+    const long long i = r.cast<long long>();
+    if (i < 0 || static_cast<size_t>(i) >= moves.size())
+      throw Error("agent '" + spec + "' chose result " + std::to_string(i) + " of " + std::to_string(moves.size()) +
+                  " (expected 0.." + std::to_string(moves.size() - 1) + ")");
+    return static_cast<size_t>(i);
+  }
+  if (py::isinstance<MoveResult>(r) || py::isinstance<Position>(r)) {
+    const Position target = py::isinstance<Position>(r) ? r.cast<Position>() : r.cast<const MoveResult&>().position;
+    for (size_t i = 0; i < moves.size(); ++i)
+      if (moves[i].position == target) return i;
+    throw Error("agent '" + spec + "' returned '" + format_pos(target) + "', which is not one of the " +
+                std::to_string(moves.size()) + " legal results");
+  }
+  if (py::isinstance<py::int_>(r) || (py::hasattr(r, "__index__") && !py::isinstance<py::float_>(r) && !py::isinstance<py::bool_>(r)))
+    return python_choice(py::int_(py::reinterpret_borrow<py::object>(r)), moves, spec);
+  throw py::type_error("agent '" + spec + "' must return an index into moves, a MoveResult or a Position, got " +
+                       type_name(r));
+}
+
+// Calls a Python agent: fn(position, (d1, d2), [MoveResult, ...]). Takes the GIL.
+inline size_t call_python_agent(PyObject* fn, const std::string& spec, const Position& pos, Dice dice,
+                                const MoveList& moves) {
+  py::gil_scoped_acquire gil;
+  py::list ms(moves.size());
+  for (size_t i = 0; i < moves.size(); ++i) ms[i] = py::cast(moves[i]);
+  py::object r = py::reinterpret_borrow<py::object>(fn)(py::cast(pos), dice_tuple(dice), ms);
+  return python_choice(r, moves, spec);
+}
+
+inline PyAgentPtr spec_agent(const std::string& spec) {
+  register_net_agents();
+  auto a = std::make_shared<PyAgent>();
+  a->spec = spec;
+  a->make = [spec](const Rules& rules) { return make_agent(spec, rules); };
+  if (spec.rfind("net:", 0) == 0) {
+    NetAgentSpec s = parse_net_agent_spec(std::string_view(spec).substr(4));
+    try {
+      a->net = load_shared_net(s.path);
+    } catch (const Error& e) {
+      throw Error("agent '" + spec + "': " + e.what());
+    }
+    a->net_options = s.options;
+  }
+  a->instance = a->make(a->rules);  // validates the spec now, with the library's message
+  return a;
+}
+
+inline PyAgentPtr net_agent(const ValueNet& net, const NetAgentOptions& options, const std::string& spec) {
+  auto a = std::make_shared<PyAgent>();
+  a->spec = spec;
+  a->net = net;
+  a->net_options = options;
+  a->make = [net, options, spec](const Rules& rules) { return make_net_agent(net, options, rules, spec); };
+  a->instance = a->make(a->rules);  // checks the options
+  return a;
+}
+
+inline PyAgentPtr python_agent(py::object fn, std::string name) {
+  if (!PyCallable_Check(fn.ptr())) {
+    if (py::hasattr(fn, "choose") && PyCallable_Check(fn.attr("choose").ptr())) fn = fn.attr("choose");
+    else throw py::type_error("agent: expected a spec string, nardy.Agent, nardy.ValueNet or a callable "
+                              "fn(position, dice, moves), got " + type_name(fn));
+  }
+  if (name.empty()) {
+    py::object n = py::getattr(fn, "__qualname__", py::getattr(fn, "__name__", py::none()));
+    name = n.is_none() ? type_name(fn) : n.cast<std::string>();
+  }
+  auto a = std::make_shared<PyAgent>();
+  a->spec = "python:" + name;
+  a->callable = fn;
+  PyObject* raw = fn.ptr();  // borrowed: `a` holds the reference for as long as agents may run
+  const std::string spec = a->spec;
+  a->make = [raw, spec](const Rules&) -> std::unique_ptr<Agent> {
+    return std::make_unique<CallbackAgent>(
+        [raw, spec](const Position& pos, Dice dice, const MoveList& moves) {
+          return call_python_agent(raw, spec, pos, dice, moves);
+        },
+        spec);
+  };
+  return a;
+}
+
+// See the header comment for what `h` may be. Needs the GIL.
+inline PyAgentPtr agent_arg(py::handle h) {
+  if (py::isinstance<PyAgent>(h)) return h.cast<PyAgentPtr>();
+  if (py::isinstance<py::str>(h)) return spec_agent(h.cast<std::string>());
+  if (py::isinstance<ValueNet>(h)) return net_agent(h.cast<const ValueNet&>(), NetAgentOptions{}, "net:<memory>");
+  return python_agent(py::reinterpret_borrow<py::object>(h), "");
+}
+
+// An agent that polls for Ctrl-C before each move (bindings/interrupt.h).
+class InterruptibleAgent final : public Agent {
+ public:
+  InterruptibleAgent(std::unique_ptr<Agent> inner, Interrupt& interrupt)
+      : inner_(std::move(inner)), interrupt_(interrupt) {}
+  size_t choose(const Position& pos, Dice dice, const MoveList& moves, Rng& rng) override {
+    interrupt_.throw_if_stopped();
+    return inner_->choose(pos, dice, moves, rng);
+  }
+  std::string spec() const override { return inner_->spec(); }
+  Agent& inner() { return *inner_; }
+
+ private:
+  std::unique_ptr<Agent> inner_;
+  Interrupt& interrupt_;
+};
+
+// The per-thread maker of an interruptible agent for `rules`. Keep `a` alive (a local
+// PyAgentPtr in the binding) for as long as the maker may run.
+inline AgentMaker interruptible_maker(const PyAgentPtr& a, const Rules& rules, Interrupt& interrupt) {
+  PyAgent* raw = a.get();
+  return [raw, rules, &interrupt]() -> std::unique_ptr<Agent> {
+    return std::make_unique<InterruptibleAgent>(raw->make(rules), interrupt);
+  };
+}
+
+// An evaluator that polls for Ctrl-C before each batch (for searches run from Python).
+class InterruptibleEvaluator final : public Evaluator {
+ public:
+  InterruptibleEvaluator(std::unique_ptr<Evaluator> inner, Interrupt& interrupt)
+      : inner_(std::move(inner)), interrupt_(interrupt) {}
+  void evaluate(const Position& base, std::span<const Position> positions, std::span<Evaluation> out) override {
+    interrupt_.throw_if_stopped();
+    inner_->evaluate(base, positions, out);
+  }
+  std::string name() const override { return inner_->name(); }
+
+ private:
+  std::unique_ptr<Evaluator> inner_;
+  Interrupt& interrupt_;
+};
+
+// The search options a NetAgent with `o` uses (selfplay/net_agent.cpp).
+inline SearchOptions net_search_options(const NetAgentOptions& o) {
+  SearchOptions s;
+  s.filter_keep = o.filter_keep;
+  s.filter_delta = o.filter_delta;
+  s.cache_bits = o.cache_bits;
+  return s;
+}
+
+}  // namespace nardy::py_bind

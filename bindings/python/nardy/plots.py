@@ -1,0 +1,178 @@
+"""Plots of training runs, matches, tournaments, rollouts and analyses (matplotlib).
+
+matplotlib is imported when a plot is made, not with ``nardy``. Every function returns the
+matplotlib Figure (Jupyter shows it; ``fig.savefig(path)`` writes it)::
+
+    import nardy.plots as nplt
+    nplt.learning_curve("runs/demo")            # eval points/game with 95% CI, TD error, games/s
+    nplt.ratings(nardy.tournament([...]))        # Elo with 95% CI per player
+    nplt.arena_results({"vs random": r1, "vs heuristic": r2})
+    nplt.rollout(nardy.rollout(pos, trials=1296))
+    nplt.candidates(nardy.analyze(pos, 6, 5, agent="net:best.pt"))
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+
+from nardy.runs import read_metrics
+
+__all__ = ["learning_curve", "ratings", "arena_results", "rollout", "candidates"]
+
+
+def _pyplot():
+    import matplotlib.pyplot as plt  # lazy
+    return plt
+
+
+def _finite(x: Any) -> float:
+    return float(x) if x is not None and math.isfinite(float(x)) else float("nan")
+
+
+def learning_curve(run: Any, opponents: Optional[Sequence[str]] = None, title: Optional[str] = None):
+    """Three panels over self-play games from a run's ``metrics.jsonl``: evaluation points per game
+    with 95% CI per opponent, TD error, and self-play speed (games/s).
+
+    `run`: a run directory, a :class:`nardy.TrainResult`, or the list of metrics dicts
+    (:func:`nardy.read_metrics`). `opponents` limits the evaluation curves to these specs.
+    """
+    metrics = run if isinstance(run, list) else read_metrics(run)
+    if not metrics:
+        raise ValueError("learning_curve: the run has no metrics lines yet")
+    plt = _pyplot()
+    fig, (ax_eval, ax_td, ax_speed) = plt.subplots(1, 3, figsize=(15, 4.2))
+    games = [m["games"] for m in metrics]
+
+    series: dict[str, list[tuple[int, float, float, float]]] = {}
+    for m in metrics:
+        for opp, e in (m.get("eval") or {}).items():
+            if opponents is not None and opp not in opponents:
+                continue
+            series.setdefault(opp, []).append(
+                (m["games"], e["points_per_game"], _finite(e.get("ci95_low")), _finite(e.get("ci95_high"))))
+    for opp, pts in series.items():
+        xs = [p[0] for p in pts]
+        ys = [p[1] for p in pts]
+        line, = ax_eval.plot(xs, ys, marker="o", label=opp)
+        ax_eval.fill_between(xs, [p[2] for p in pts], [p[3] for p in pts], color=line.get_color(), alpha=0.2)
+    ax_eval.axhline(0, color="grey", lw=0.8)
+    ax_eval.set_xlabel("self-play games")
+    ax_eval.set_ylabel("points per game (95% CI)")
+    ax_eval.set_title("evaluation (mirrored pairs)")
+    if series:
+        ax_eval.legend(fontsize="small")
+    else:
+        ax_eval.text(0.5, 0.5, "no evaluation yet", ha="center", va="center", transform=ax_eval.transAxes)
+
+    ax_td.plot(games, [m.get("td_error", float("nan")) for m in metrics], marker=".")
+    ax_td.set_xlabel("self-play games")
+    ax_td.set_ylabel("mean |TD error| (equity)")
+    ax_td.set_title("TD error")
+
+    ax_speed.plot(games, [m.get("games_per_s", float("nan")) for m in metrics], marker=".")
+    ax_speed.set_xlabel("self-play games")
+    ax_speed.set_ylabel("games / s")
+    ax_speed.set_title("self-play speed")
+    ax_speed.set_ylim(bottom=0)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def ratings(result: Any, title: str = "tournament ratings"):
+    """Elo of every player with its 95% CI, best on top, from a :class:`nardy.TournamentResult`
+    (or its ``to_dict()``). The first player is the anchor (0)."""
+    if isinstance(result, Mapping):
+        names = [p["spec"] for p in result["players"]]
+        elo = [_finite(p["elo"]) for p in result["players"]]
+        lo = [_finite(p["elo_ci95_low"]) for p in result["players"]]
+        hi = [_finite(p["elo_ci95_high"]) for p in result["players"]]
+    else:
+        names = list(result.players)
+        elo = [r.elo for r in result.ratings]
+        lo = [r.ci95_low for r in result.ratings]
+        hi = [r.ci95_high for r in result.ratings]
+    order = sorted(range(len(names)), key=lambda i: (elo[i] if math.isfinite(elo[i]) else -1e9))
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8, 0.5 * len(names) + 1.5))
+    ys = list(range(len(order)))
+    xs = [elo[i] for i in order]
+    err = [[max(0.0, elo[i] - lo[i]) for i in order], [max(0.0, hi[i] - elo[i]) for i in order]]
+    ax.errorbar(xs, ys, xerr=err, fmt="o", capsize=4)
+    ax.set_yticks(ys)
+    ax.set_yticklabels([_short(names[i]) for i in order])
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_xlabel(f"Elo relative to {_short(names[0])} (95% CI)")
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+def arena_results(results: Union[Mapping[str, Any], Iterable[Any]], title: str = "points per game"):
+    """A's points per game with 95% CI for several :class:`nardy.ArenaResult` s, labelled by the
+    mapping's keys (or "A vs B" from the specs)."""
+    items = list(results.items()) if isinstance(results, Mapping) else [
+        (f"{_short(r.a_spec)} vs {_short(r.b_spec)}", r) for r in results]
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8, 0.5 * len(items) + 1.5))
+    ys = list(range(len(items)))
+    xs = [r.a_points_per_game for _, r in items]
+    err = [[max(0.0, r.a_points_per_game - _finite(r.ci95_low)) for _, r in items],
+           [max(0.0, _finite(r.ci95_high) - r.a_points_per_game) for _, r in items]]
+    ax.errorbar(xs, ys, xerr=err, fmt="o", capsize=4)
+    ax.set_yticks(ys)
+    ax.set_yticklabels([k for k, _ in items])
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_xlabel("A's points per game (95% CI, mirrored pairs)")
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+def rollout(result: Any, title: Optional[str] = None):
+    """Probabilities and equity of a :class:`nardy.RolloutResult` with ±1.96 standard errors
+    (adjusted estimates in colour, raw outcomes in grey)."""
+    names = ["win", "win_mars", "lose", "lose_mars", "draw"]
+    plt = _pyplot()
+    fig, (ax_p, ax_e) = plt.subplots(1, 2, figsize=(11, 3.8), gridspec_kw={"width_ratios": [4, 1]})
+    xs = list(range(len(names)))
+    w = 0.38
+    ax_p.bar([x - w / 2 for x in xs], [result.mean[n] for n in names], w,
+             yerr=[1.96 * result.se[n] for n in names], capsize=4, label="adjusted")
+    ax_p.bar([x + w / 2 for x in xs], [result.raw_mean[n] for n in names], w,
+             yerr=[1.96 * result.raw_se[n] for n in names], capsize=4, color="lightgrey", label="raw")
+    ax_p.set_xticks(xs)
+    ax_p.set_xticklabels(names)
+    ax_p.set_ylabel("probability (95% CI)")
+    ax_p.legend(fontsize="small")
+    ax_e.bar([0, 1], [result.mean["equity"], result.raw_mean["equity"]],
+             yerr=[1.96 * result.se["equity"], 1.96 * result.raw_se["equity"]], capsize=4,
+             color=["C0", "lightgrey"])
+    ax_e.set_xticks([0, 1])
+    ax_e.set_xticklabels(["equity", "raw"])
+    ax_e.axhline(0, color="grey", lw=0.8)
+    fig.suptitle(title or f"rollout: {result.trials} trials, {_short(result.agent_spec)}")
+    fig.tight_layout()
+    return fig
+
+
+def candidates(cands: Sequence[Any], top: int = 10, title: Optional[str] = None):
+    """Equity of the best `top` candidates of :func:`nardy.analyze` (mover's view), best on top."""
+    cands = list(cands)[:top]
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8, 0.4 * len(cands) + 1.5))
+    ys = list(range(len(cands)))[::-1]
+    ax.barh(ys, [c.equity for c in cands], color=["C1" if i == 0 else "C0" for i in range(len(cands))])
+    ax.set_yticks(ys)
+    ax.set_yticklabels([f"{c.notation}  ({c.ply}-ply)" for c in cands])
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_xlabel("equity for the mover")
+    ax.set_title(title or "candidate moves")
+    fig.tight_layout()
+    return fig
+
+
+def _short(spec: str, width: int = 40) -> str:
+    return spec if len(spec) <= width else "…" + spec[-(width - 1):]

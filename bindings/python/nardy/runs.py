@@ -1,0 +1,68 @@
+"""Reading training runs: metrics, state and checkpoints of a run directory.
+
+A run directory (selfplay/run_dir.h) holds ``config.yaml``, ``ckpt-<games>.pt``, ``latest.pt``,
+``best.pt``, ``metrics.jsonl`` (one JSON object per line; fields in selfplay/td_trainer.h) and
+``state.json``. These helpers only read files; training itself is :func:`nardy.train`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Union
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+__all__ = ["read_metrics", "read_state", "list_checkpoints", "run_dir_of"]
+
+
+def run_dir_of(run: Any) -> Path:
+    """The run directory of a path or of a :class:`nardy.TrainResult` (its ``run_dir``)."""
+    if hasattr(run, "run_dir"):
+        run = run.run_dir
+    path = Path(run)
+    if not path.is_dir():
+        raise FileNotFoundError(f"run directory '{path}' does not exist")
+    return path
+
+
+def read_metrics(run: Any) -> list[dict[str, Any]]:
+    """Every line of ``metrics.jsonl`` as a dict, in order (empty if the run has none yet).
+
+    Keys: games, games_per_s, mean_game_length, td_error, alpha, epsilon, positions, elapsed_s,
+    and ``eval`` after an evaluation: {opponent spec: {games, points_per_game, ci95_low,
+    ci95_high, win_rate, wins, losses, draws, mars_won, mars_lost}}.
+    """
+    path = run_dir_of(run) / "metrics.jsonl"
+    if not path.exists():
+        return []
+    lines = []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                lines.append(json.loads(line))
+            except json.JSONDecodeError as e:
+                raise ValueError(f"{path}:{number}: not a JSON object ({e})") from None
+    return lines
+
+
+def read_state(run: Any) -> dict[str, Any]:
+    """``state.json`` of a run as a dict (games_done, positions, elapsed_s, checkpoint, ...)."""
+    path = run_dir_of(run) / "state.json"
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def list_checkpoints(run: Any) -> list[Path]:
+    """The ``ckpt-<games>.pt`` files of a run, ordered by games (ckpt-2 before ckpt-10)."""
+    found = []
+    for p in run_dir_of(run).iterdir():
+        m = re.fullmatch(r"ckpt-(\d+)\.pt", p.name)
+        if m:
+            found.append((int(m.group(1)), p))
+    return [p for _, p in sorted(found)]
