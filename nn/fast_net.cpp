@@ -188,12 +188,12 @@ bool fast_net_supports(const NetShape& shape) {
          encoder_by_name(shape.encoder).num_inputs() <= kMaxInputs;
 }
 
-FastNet::FastNet(const ValueNet& net) {
+FastNet::FastNet(const ValueNet& net) : net_(net) {
   if (!fast_net_supports(net.shape()))
     throw Error("the fast kernels need exactly one hidden layer, 3 or 4 outputs and at most " +
                 std::to_string(kMaxInputs) + " inputs; this net has " +
-                std::to_string(net.shape().hidden.size()) + " hidden layers (use the libtorch "
-                "backend)");
+                std::to_string(net.shape().hidden.size()) + " hidden layers and " +
+                std::to_string(net.shape().num_outputs) + " outputs (use the libtorch backend)");
   const auto layers = net.layers();
   w1_ = layers[0].weight;
   b1_ = layers[0].bias;

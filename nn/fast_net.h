@@ -25,7 +25,8 @@
 // b1, W2, b2.
 //
 // Objects own their scratch (no allocation per call, nothing throws after construction) and
-// belong to one thread. The net must outlive them.
+// belong to one thread. They share the net's parameters (a ValueNet copy), so they keep working
+// on that net even if the caller's ValueNet variable is later assigned another net.
 #pragma once
 
 #include <cstddef>
@@ -75,6 +76,7 @@ class FastNet {
 
  private:
   friend class FastTd;
+  ValueNet net_;  // shares (keeps alive) the parameter storage the pointers below point into
   const float* w1_;
   const float* b1_;
   const float* w2_;

@@ -84,7 +84,7 @@ class TorchTdBackend final : public TdBackend {
   }
 
  private:
-  ValueNet& net_;
+  ValueNet net_;  // shares the caller's parameters
   float lambda_;
   std::vector<torch::Tensor> params_;
   std::vector<std::vector<torch::Tensor>> traces_;  // [output k][parameter p]

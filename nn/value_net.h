@@ -23,6 +23,9 @@
 // LibTorch threads: the first net created or loaded calls torch::set_num_threads(1) (self-play
 // runs one single-threaded worker per core); set_torch_threads() changes it afterwards.
 //
+// Copies of a ValueNet share one set of parameters (like a shared_ptr); clone() is the deep
+// copy.
+//
 // Thread-safety: evaluate_* are const and may run concurrently; training writes parameters in
 // place (Hogwild-style when several threads share one net), which the caller arranges.
 #pragma once
