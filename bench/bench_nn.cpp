@@ -10,9 +10,10 @@
 namespace nardy::bench {
 namespace {
 
-NetShape default_shape(int hidden = 128) {
+NetShape default_shape(int hidden = 128, int activation = 0) {
   NetShape s;
   s.hidden = {hidden};
+  s.activation = static_cast<Activation>(activation);
   return s;
 }
 
@@ -47,7 +48,8 @@ BENCHMARK(BM_FastForward)->Arg(128)->Arg(64)->Arg(256);
 // Incremental forward of every candidate from its turn's base (base sums computed once per
 // turn, included): the trainer's per-candidate cost.
 void BM_FastIncremental(benchmark::State& state) {
-  ValueNet net = ValueNet::create(default_shape(static_cast<int>(state.range(0))), 1);
+  ValueNet net = ValueNet::create(
+      default_shape(static_cast<int>(state.range(0)), static_cast<int>(state.range(1))), 1);
   FastNet fast(net);
   const auto& turns = encoded_turns();
   std::vector<Evaluation> out(4096);
@@ -61,7 +63,14 @@ void BM_FastIncremental(benchmark::State& state) {
   }
   state.SetItemsProcessed(rows);
 }
-BENCHMARK(BM_FastIncremental)->Arg(128)->Arg(64)->Arg(256);
+// Args: hidden units, activation (0 sigmoid, 1 tanh, 2 relu).
+BENCHMARK(BM_FastIncremental)
+    ->ArgNames({"hidden", "act"})
+    ->Args({128, 0})
+    ->Args({64, 0})
+    ->Args({256, 0})
+    ->Args({128, 1})
+    ->Args({128, 2});
 
 // A trainer's turn without the TD step: legal moves, encoding of the base and of every
 // candidate, incremental evaluation. Items are candidates.

@@ -5,13 +5,14 @@
 // An encoder is identified by "<name>-v<version>" (e.g. "raw-v1"); checkpoints store that id
 // and refuse to load under another. Changing a layout means a new version, never an edit.
 //
-// Encoders (layouts are documented slot by slot in their .cpp files' tables and checked by
-// tests/nn/encoder_test.cpp):
-//   raw-v1       TD-Gammon-style: per point and side, occupancy/count units; borne-off and
-//                head counts; side to move.
-//   extended-v1  raw-v1 plus Long Nardy features: pip counts and pip difference, blocks and the
-//                longest run in front of the opponent's rearmost checkers, checkers on the
-//                head, checkers home, race/contact phase.
+// Encoders (layouts are documented slot by slot, with named offsets, in nn/encoder_raw.h and
+// nn/encoder_extended.h, and checked by tests/nn/encoder_test.cpp):
+//   raw-v1       (197 inputs) TD-Gammon-style: per point and side, count units >=1, >=2, >=3
+//                and (n-3)/4; borne-off and head counts; whether the mover is White.
+//   extended-v1  (215 inputs) raw-v1 plus Long Nardy features: pip counts and pip difference,
+//                longest run and points held in front of the opponent's rearmost checker,
+//                checkers home, points held, checkers still to pass, race/contact phase,
+//                bear-off readiness.
 #pragma once
 
 #include <memory>

@@ -149,8 +149,8 @@ void ValueNet::save(const std::string& path, const CheckpointInfo& info) const {
 ValueNet ValueNet::load(const std::string& path) {
   const std::string where = "checkpoint '" + path + "'";
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw Error(where + ": no such file");
+  if (!std::filesystem::exists(path, ec)) throw Error(where + ": no such file");
+  if (!std::filesystem::is_regular_file(path, ec)) throw Error(where + ": not a regular file");
   torch::jit::ExtraFilesMap extra{{kCheckpointMetadataFile, ""}};
   torch::jit::Module file_module;
   try {

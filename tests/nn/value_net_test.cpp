@@ -136,6 +136,14 @@ TEST(ValueNet, CloneIsDeepAndCopyParametersIsInPlace) {
             std::string::npos);
 }
 
+TEST(ValueNet, SaveIntoAMissingDirectoryFails) {
+  TempDir dir;
+  const std::string path = dir.file("no/such/dir/net.pt");
+  const std::string msg = error_of([&] { ValueNet::create(NetShape{}, 1).save(path, {}); });
+  EXPECT_NE(msg.find("cannot write checkpoint '" + path + "'"), std::string::npos) << msg;
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+}
+
 // ---- load errors: each names the path and the reason ----
 
 TEST(ValueNetLoad, MissingFile) {
@@ -144,6 +152,8 @@ TEST(ValueNetLoad, MissingFile) {
   const std::string msg = error_of([&] { ValueNet::load(path); });
   EXPECT_NE(msg.find(path), std::string::npos) << msg;
   EXPECT_NE(msg.find("no such file"), std::string::npos) << msg;
+  EXPECT_NE(error_of([&] { ValueNet::load(dir.file("")); }).find("not a regular file"),
+            std::string::npos);
 }
 
 TEST(ValueNetLoad, TruncatedFile) {
