@@ -1,22 +1,36 @@
 // selfplay/net_agent.h — agents that play with a value network.
 //
-// Spec: net:PATH[:ply=N][:noise=S][:filter=K,D]  (registered with make_agent by this file's
-// implementation; see register_net_agents()).
-//   ply=0 (default)  greedy: the legal result with the best equity for the mover, one batched
-//                    evaluation of all candidates.
-//   ply=N            expectimax over the 21 distinct rolls to depth N with gnubg-style move
-//                    filters (selfplay/search.h).
-//   noise=S          Gaussian noise of standard deviation S (points of equity) added to each
-//                    candidate's equity: weaker, more varied play.
-// A NetAgent holds its own copy of the net's parameters (or shares a net when constructed
-// from one, for in-memory evaluation during training) and its own evaluation cache.
+// Spec: net:PATH[:ply=N][:noise=S][:filter=K,D][:cache=B][:backend=NAME]  (registered with
+// make_agent by register_net_agents()). Options, in any order after the path:
+//   ply=N            0 (default): greedy — every legal result is encoded from the opponent's
+//                    view and evaluated in one batched, incremental call; the mover plays the
+//                    result with the best equity for itself, -(the result's equity for the
+//                    opponent) (Evaluation::flipped()). N = 1..4: expectimax over the 21
+//                    distinct rolls to depth N with gnubg-style move filters (selfplay/search.h).
+//   noise=S          Gaussian noise of standard deviation S (points of equity, >= 0, default 0)
+//                    added to each candidate's equity when choosing: weaker, more varied play.
+//                    Drawn from the Rng passed to choose(), so games stay reproducible.
+//   filter=K,D       keep at most K candidates (>= 1, default 8) within D equity (>= 0, default
+//                    0.16) of the best at each search level (only matters for ply >= 1).
+//   cache=B          2^B evaluation-cache slots (0..28, default 16; 0 disables).
+//   backend=NAME     auto (default: the fast float kernels when the net's shape is supported,
+//                    else LibTorch), fast, or libtorch.
+// Errors name the spec and the problem: a missing path or file, an unknown option, a bad
+// number or a value out of range.
+//
+// A NetAgent holds its own backend, scratch and cache. Nets loaded from a path are shared
+// between the agents of all threads (read-only); make_net_agent() shares the caller's net.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "nn/td_backend.h"
 #include "nn/value_net.h"
 #include "selfplay/agent.h"
+#include "selfplay/search.h"
 
 namespace nardy {
 
@@ -25,12 +39,70 @@ struct NetAgentOptions {
   double noise = 0.0;
   int filter_keep = 8;        // move filter: candidates kept at each search level
   double filter_delta = 0.16; // ... within this equity of the best
+  // ---- Extensions ----
+  int cache_bits = EvalCache::kDefaultBits;
+  std::string backend = "auto";  // auto | fast | libtorch
+};
+
+// The Evaluator (selfplay/search.h) of a value network: encodes positions with the net's
+// encoder and evaluates them with a TdBackend (incrementally from `base` on the fast one).
+class NetEvaluator final : public Evaluator {
+ public:
+  // `backend`: auto | fast | libtorch (see above). Throws Error on an unknown name or a shape
+  // the fast backend does not support when "fast" is asked for explicitly.
+  explicit NetEvaluator(const ValueNet& net, std::string_view backend = "auto");
+  void evaluate(const Position& base, std::span<const Position> positions, std::span<Evaluation> out) override;
+  std::string name() const override { return std::string("net/") + backend_->name(); }
+  const ValueNet& net() const { return net_; }
+
+ private:
+  ValueNet net_;  // a handle sharing the caller's parameters
+  const Encoder* encoder_;
+  int num_inputs_;
+  std::unique_ptr<TdBackend> backend_;
+  std::vector<float> base_, inputs_;
+};
+
+class NetAgent final : public Agent {
+ public:
+  NetAgent(const ValueNet& net, const NetAgentOptions& options, const Rules& rules, std::string spec);
+
+  size_t choose(const Position& pos, Dice dice, const MoveList& moves, Rng& rng) override;
+  std::string spec() const override { return spec_; }
+
+  // Scores every result of one roll from `pos` at the agent's ply (mover's view), best first
+  // (selfplay/search.h Search::score_moves); noise is not applied.
+  void rank(const Position& pos, const MoveList& moves, std::vector<ScoredMove>& out);
+  // The value of `pos` for its side to move at the agent's ply.
+  Evaluation evaluate(const Position& pos) { return search_.evaluate(pos, options_.ply); }
+
+  const NetAgentOptions& options() const { return options_; }
+  Search& search() { return search_; }
+  NetEvaluator& evaluator() { return evaluator_; }
+
+ private:
+  NetAgentOptions options_;
+  std::string spec_;
+  NetEvaluator evaluator_;
+  Search search_;
+  std::vector<ScoredMove> scored_;
 };
 
 // A greedy or searching agent on `net` (shared, not copied: keep it alive and unchanged while
-// the agent plays, or pass a clone()).
+// the agent plays, or pass a clone()). Throws Error on options out of range.
 std::unique_ptr<Agent> make_net_agent(const ValueNet& net, const NetAgentOptions& options,
                                       const Rules& rules, const std::string& spec = "net:<memory>");
+
+// A parsed "net:..." spec (the text after "net:").
+struct NetAgentSpec {
+  std::string path;
+  NetAgentOptions options;
+};
+NetAgentSpec parse_net_agent_spec(std::string_view args);
+
+// The net at `path`, loaded once per process and shared (reloaded if the file changes).
+// Throws Error naming the path if it is missing or not a checkpoint.
+ValueNet load_shared_net(const std::string& path);
 
 // Registers the "net" kind with make_agent() (idempotent; called by the CLI and the bindings).
 void register_net_agents();

@@ -1,0 +1,130 @@
+#include "selfplay/analysis.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/game.h"
+#include "core/notation.h"
+#include "core/pos_text.h"
+#include "selfplay/net_agent.h"
+
+namespace nardy {
+
+Analysis analyze_moves(const Position& pos, Dice dice, const std::string& agent_spec, const AnalysisOptions& options) {
+  if (auto err = pos.validation_error()) throw Error("analyze: invalid position: " + *err);
+  if (!dice.valid()) throw Error("analyze: dice must be 1..6");
+  if (auto o = game_outcome(pos, options.rules)) throw Error("analyze: the game is over at this position (" + format_outcome(*o) + ")");
+  std::unique_ptr<Agent> agent = make_agent(agent_spec, options.rules);
+  MoveList moves = legal_moves(pos, dice, options.rules);
+  sort_by_position(moves);
+  Analysis a;
+  a.agent_spec = agent->spec();
+  Rng rng(options.seed);
+  const size_t choice = agent->choose(pos, dice, moves, rng);
+
+  auto base = [&](size_t i) {
+    MoveAnalysis m;
+    m.index = i;
+    m.notation = format_move(moves[i].move);
+    m.position = moves[i].position;
+    m.agent_choice = i == choice;
+    return m;
+  };
+  if (auto* net = dynamic_cast<NetAgent*>(agent.get())) {
+    const int ply = net->options().ply;
+    a.method = ply == 0 ? "0-ply net evaluation" : std::to_string(ply) + "-ply expectimax search";
+    std::vector<ScoredMove> scored;
+    net->rank(pos, moves, scored);
+    for (const auto& s : scored) {
+      MoveAnalysis m = base(s.index);
+      m.win = s.eval.win;
+      m.win_mars = s.eval.win_mars;
+      m.lose_mars = s.eval.lose_mars;
+      m.draw = s.eval.draw;
+      m.equity = s.eval.equity();
+      m.ply = s.ply;
+      a.moves.push_back(m);
+    }
+    return a;
+  }
+  a.method = "rollouts (" + std::to_string(options.rollout_trials) + " trials per move, stratified dice)";
+  RolloutOptions ro;
+  ro.trials = options.rollout_trials;
+  ro.threads = options.threads;
+  ro.seed = options.seed;
+  ro.rules = options.rules;
+  const Rules rules = options.rules;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    MoveAnalysis m = base(i);
+    if (auto o = game_outcome(moves[i].position, rules)) {
+      const int pts = o->points_for(pos.side_to_move());
+      m.win = pts > 0;
+      m.win_mars = pts == 2;
+      m.lose_mars = pts == -2;
+      m.draw = o->is_draw();
+      m.equity = pts;
+    } else {
+      // The same dice streams for every move (common random numbers sharpen the comparison).
+      const RolloutResult r =
+          rollout(moves[i].position, [&] { return make_agent(agent_spec, rules); }, {}, ro).flipped();
+      m.win = r.adjusted[kRoWin].mean;
+      m.win_mars = r.adjusted[kRoWinMars].mean;
+      m.lose_mars = r.adjusted[kRoLoseMars].mean;
+      m.draw = r.adjusted[kRoDraw].mean;
+      m.equity = r.adjusted[kRoEquity].mean;
+      m.equity_se = r.adjusted[kRoEquity].se;
+    }
+    m.ply = -1;
+    a.moves.push_back(m);
+  }
+  std::stable_sort(a.moves.begin(), a.moves.end(),
+                   [](const MoveAnalysis& x, const MoveAnalysis& y) { return x.equity > y.equity; });
+  return a;
+}
+
+std::string Analysis::to_text() const {
+  std::string s = "agent " + agent_spec + ": " + method + "; equity and probabilities for the mover\n";
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%4s %-26s %9s %8s %7s %8s %9s %7s %5s\n", "rank", "move", "equity", "diff", "win",
+                "win_mars", "lose_mars", "draw", "ply");
+  s += buf;
+  const double best = moves.empty() ? 0 : moves[0].equity;
+  for (size_t r = 0; r < moves.size(); ++r) {
+    const MoveAnalysis& m = moves[r];
+    std::snprintf(buf, sizeof buf, "%3zu%s %-26s %+9.4f %+8.4f %7.4f %8.4f %9.4f %7.4f %5s", r + 1,
+                  m.agent_choice ? "*" : " ", m.notation.c_str(), m.equity, m.equity - best, m.win, m.win_mars,
+                  m.lose_mars, m.draw, m.ply < 0 ? "roll" : std::to_string(m.ply).c_str());
+    s += buf;
+    if (m.ply < 0) {
+      std::snprintf(buf, sizeof buf, "  ± %.4f", m.equity_se);
+      s += buf;
+    }
+    s += "\n";
+  }
+  s += "(* = the agent's own choice)\n";
+  return s;
+}
+
+std::string Analysis::to_json() const {
+  nlohmann::json j;
+  j["agent"] = agent_spec;
+  j["method"] = method;
+  j["moves"] = nlohmann::json::array();
+  for (const auto& m : moves) {
+    j["moves"].push_back({{"notation", m.notation},
+                          {"position", format_pos(m.position)},
+                          {"equity", m.equity},
+                          {"equity_se", m.equity_se},
+                          {"win", m.win},
+                          {"win_mars", m.win_mars},
+                          {"lose_mars", m.lose_mars},
+                          {"draw", m.draw},
+                          {"ply", m.ply},
+                          {"agent_choice", m.agent_choice}});
+  }
+  return j.dump(2);
+}
+
+}  // namespace nardy

@@ -1,0 +1,63 @@
+// `nardy analyze POS D1 D2 [--agent SPEC]`: the legal moves ranked by equity.
+#include <fstream>
+#include <iostream>
+
+#include "core/error.h"
+#include "core/notation.h"
+#include "core/pos_text.h"
+#include "selfplay/analysis.h"
+#include "selfplay/cli/command.h"
+#include "selfplay/net_agent.h"
+
+namespace nardy::cli {
+
+namespace {
+int parse_die_arg(const std::string& cmd, const std::string& s) {
+  if (s.size() != 1 || s[0] < '1' || s[0] > '6') throw Error(cmd + ": die '" + s + "' is not 1..6");
+  return s[0] - '0';
+}
+}  // namespace
+
+void add_analyze_command(CLI::App& app) {
+  struct Args {
+    std::vector<std::string> positional, rules;
+    std::string agent = "heuristic", json;
+    int64_t trials = 360;
+    int threads = 1;
+    uint64_t seed = 1;
+  };
+  auto a = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand(
+      "analyze",
+      "Rank the legal moves of POS with dice D1 D2 by equity for the mover, with outcome probabilities.\n"
+      "A net agent (net:PATH[:ply=N]...) scores them by its search at its ply; other agents (random,\n"
+      "heuristic) by rollouts of each move with --trials games (standard errors shown).");
+  cmd->add_option("args", a->positional, "POS D1 D2 (POS quoted as one argument, or as two)")->required()->allow_extra_args();
+  cmd->add_option("--agent", a->agent, "Agent spec")->capture_default_str();
+  cmd->add_option("--trials", a->trials, "Rollout trials per move (agents without an evaluator)")->capture_default_str()->check(CLI::Range(int64_t{1}, int64_t{1} << 32));
+  cmd->add_option("--threads", a->threads, "Threads for rollouts")->capture_default_str()->check(CLI::Range(1, 1024));
+  cmd->add_option("--seed", a->seed, "Seed")->capture_default_str();
+  cmd->add_option("--json", a->json, "Also write the analysis as JSON to FILE");
+  add_rule_option(*cmd, a->rules);
+  cmd->callback([a] {
+    const auto& p = a->positional;
+    if (p.size() != 3 && p.size() != 4)
+      throw Error("analyze: expected POS D1 D2, got " + std::to_string(p.size()) + " arguments");
+    const size_t npos = p.size() - 2;
+    const Position pos = parse_pos(join_pos_args(p, npos));
+    const Dice dice = make_dice(parse_die_arg("analyze", p[npos]), parse_die_arg("analyze", p[npos + 1]));
+    AnalysisOptions o;
+    o.rules = rules_from(a->rules);
+    o.rollout_trials = a->trials;
+    o.threads = a->threads;
+    o.seed = a->seed;
+    const Analysis an = analyze_moves(pos, dice, a->agent, o);
+    std::cout << format_pos(pos) << "  dice " << format_dice(dice) << "\n" << an.to_text();
+    if (!a->json.empty()) {
+      std::ofstream f(a->json);
+      if (!(f << an.to_json() << "\n")) throw Error("analyze: cannot write JSON file '" + a->json + "'");
+    }
+  });
+}
+
+}  // namespace nardy::cli
