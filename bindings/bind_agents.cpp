@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -19,26 +20,14 @@
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "core/pos_text.h"
+#include "selfplay/analysis.h"
 #include "selfplay/net_agent.h"
+#include "selfplay/rollout.h"
 #include "selfplay/play.h"
 #include "selfplay/search.h"
 
 namespace nardy::py_bind {
 namespace {
-
-// One candidate move of an analysis, from the mover's view.
-struct Candidate {
-  size_t index = 0;  // into Position.legal(d1, d2) (sorted by position)
-  MoveResult move;
-  Evaluation eval;
-  int ply = 0;
-};
-
-std::string candidate_repr(const Candidate& c) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "', equity=%+.4f, win=%.4f, ply=%d)", c.eval.equity(), c.eval.win, c.ply);
-  return "Candidate('" + format_move(c.move.move) + buf;
-}
 
 // Locks an agent's instance without holding the GIL while waiting (another thread may hold
 // the lock and need the GIL to finish).
@@ -78,32 +67,98 @@ MoveResult agent_choose(PyAgent& a, const py::object& pos, int d1, int d2, const
   return moves[i];
 }
 
-std::vector<Candidate> analyze(const py::object& pos, int d1, int d2, const py::object& agent,
-                               const py::object& ply, const py::object& rules) {
+// The analysis of `nardy analyze` (selfplay/analysis.h analyze_moves), computed here with
+// interruptible agents and evaluators and for any agent argument: a net agent (spec or in
+// memory) ranks the moves by its search at `ply` (default: its own); any other agent rolls
+// each move out with `trials` games, playing both sides, on the same dice streams for every
+// move. Same orchestration, seeds and texts as analyze_moves(), so for a spec the result
+// equals the CLI's (tests/python/test_agents.py checks it).
+Analysis analyze(const py::object& pos, int d1, int d2, const py::object& agent, const py::object& ply,
+                 int64_t trials, int threads, const py::int_& seed, const py::object& rules) {
   const Position p = position_arg(pos);
   require_valid(p);
   const Rules r = rules_arg(rules);
-  if (game_outcome(p, r)) throw Error("analyze: the game is over at '" + format_pos(p) + "'");
+  if (auto o = game_outcome(p, r)) throw Error("analyze: the game is over at this position (" + format_outcome(*o) + ")");
   const Dice dice = make_dice(d1, d2);
+  if (trials < 1) throw Error("analyze: trials must be at least 1 (got " + std::to_string(trials) + ")");
+  if (threads < 1) throw Error("analyze: threads must be at least 1 (got " + std::to_string(threads) + ")");
+  const uint64_t s = seed_arg(seed);
   PyAgentPtr a = agent_arg(agent);
-  if (!a->net)
-    throw Error("analyze: agent '" + a->spec + "' has no value network to score moves with (use 'net:PATH' or a ValueNet)");
   NetAgentOptions o = a->net_options;
-  if (!ply.is_none()) o.ply = ply.cast<int>();
-  if (o.ply < 0 || o.ply > 4) throw Error("analyze: ply must be 0..4 (got " + std::to_string(o.ply) + ")");
+  if (!ply.is_none()) {
+    if (!a->net) throw Error("analyze: ply= needs a net agent ('" + a->spec + "' has no value network)");
+    o.ply = ply.cast<int>();
+    if (o.ply < 0 || o.ply > 4) throw Error("analyze: ply must be 0..4 (got " + std::to_string(o.ply) + ")");
+  }
   MoveList moves = legal_moves(p, dice, r);
   sort_by_position(moves);
   Interrupt interrupt;
-  std::vector<ScoredMove> scored = interrupt.run_without_gil([&] {
-    InterruptibleEvaluator ev(std::make_unique<NetEvaluator>(*a->net, o.backend), interrupt);
-    Search search(ev, r, net_search_options(o));
-    std::vector<ScoredMove> out;
-    search.score_moves(p, moves, o.ply, out);
-    return out;
+  return interrupt.run_without_gil([&] {
+    Analysis an;
+    auto base = [&](size_t i) {
+      MoveAnalysis m;
+      m.index = i;
+      m.notation = format_move(moves[i].move);
+      m.position = moves[i].position;
+      return m;
+    };
+    if (a->net) {
+      an.agent_spec = a->spec;
+      an.method = o.ply == 0 ? "0-ply net evaluation" : std::to_string(o.ply) + "-ply expectimax search";
+      InterruptibleEvaluator ev(std::make_unique<NetEvaluator>(*a->net, o.backend), interrupt);
+      Search search(ev, r, net_search_options(o));
+      std::vector<ScoredMove> scored;
+      search.score_moves(p, moves, o.ply, scored);
+      size_t choice = scored.front().index;
+      if (o.noise > 0) {  // the agent's own (noisy) choice, as analyze_moves asks it
+        InterruptibleAgent chooser(make_net_agent(*a->net, o, r, a->spec), interrupt);
+        Rng rng(s);
+        choice = chooser.choose(p, dice, moves, rng);
+      }
+      for (const auto& sm : scored) {
+        MoveAnalysis m = base(sm.index);
+        m.win = sm.eval.win, m.win_mars = sm.eval.win_mars, m.lose_mars = sm.eval.lose_mars, m.draw = sm.eval.draw;
+        m.equity = sm.eval.equity();
+        m.ply = sm.ply;
+        m.agent_choice = sm.index == choice;
+        an.moves.push_back(m);
+      }
+      return an;
+    }
+    const AgentMaker maker = interruptible_maker(a, r, interrupt);
+    std::unique_ptr<Agent> chooser = maker();
+    an.agent_spec = chooser->spec();
+    Rng rng(s);
+    const size_t choice = chooser->choose(p, dice, moves, rng);
+    an.method = "rollouts (" + std::to_string(trials) + " trials per move, stratified dice)";
+    RolloutOptions ro;
+    ro.trials = trials;
+    ro.threads = threads;
+    ro.seed = s;
+    ro.rules = r;
+    for (size_t i = 0; i < moves.size(); ++i) {
+      MoveAnalysis m = base(i);
+      m.agent_choice = i == choice;
+      if (auto out = game_outcome(moves[i].position, r)) {
+        const int pts = out->points_for(p.side_to_move());
+        m.win = pts > 0, m.win_mars = pts == 2, m.lose_mars = pts == -2, m.draw = out->is_draw();
+        m.equity = pts;
+      } else {
+        const RolloutResult rr = rollout(moves[i].position, maker, {}, ro).flipped();
+        m.win = rr.adjusted[kRoWin].mean;
+        m.win_mars = rr.adjusted[kRoWinMars].mean;
+        m.lose_mars = rr.adjusted[kRoLoseMars].mean;
+        m.draw = rr.adjusted[kRoDraw].mean;
+        m.equity = rr.adjusted[kRoEquity].mean;
+        m.equity_se = rr.adjusted[kRoEquity].se;
+      }
+      m.ply = -1;
+      an.moves.push_back(m);
+    }
+    std::stable_sort(an.moves.begin(), an.moves.end(),
+                     [](const MoveAnalysis& x, const MoveAnalysis& y) { return x.equity > y.equity; });
+    return an;
   });
-  std::vector<Candidate> out;
-  for (const ScoredMove& s : scored) out.push_back(Candidate{s.index, moves[s.index], s.eval, s.ply});
-  return out;
 }
 
 py::list play(const py::object& white, const py::object& black, int64_t games, const py::int_& seed,
@@ -182,22 +237,54 @@ void bind_agent_class(py::module_& m) {
         "(`dice` is (d1, d2), `moves` the legal MoveResults, never empty). Spec 'python:NAME'. C++\n"
         "threads call it holding the GIL, one call at a time; its exceptions stop the game and propagate.");
 
-  py::class_<Candidate>(m, "Candidate", "One candidate move of nardy.analyze(), valued from the mover's view.")
-      .def_readonly("index", &Candidate::index, "Index into position.legal(d1, d2)")
-      .def_readonly("move", &Candidate::move, "The MoveResult")
-      .def_property_readonly("notation", [](const Candidate& c) { return format_move(c.move.move); }, "Move notation")
-      .def_property_readonly("position", [](const Candidate& c) { return c.move.position; }, "The position after the move")
-      .def_readonly("eval", &Candidate::eval, "Evaluation for the mover")
-      .def_property_readonly("equity", [](const Candidate& c) { return c.eval.equity(); }, "Mover's equity in points")
-      .def_readonly("ply", &Candidate::ply,
-                    "Depth of the value: the requested ply, or 0 for moves the filter dropped")
-      .def("__repr__", &candidate_repr);
+  py::class_<MoveAnalysis>(m, "MoveAnalysis", "One move of an Analysis, valued from the mover's view")
+      .def_readonly("index", &MoveAnalysis::index, "Index into position.legal(d1, d2) (sorted by position)")
+      .def_readonly("notation", &MoveAnalysis::notation, "Move notation")
+      .def_readonly("position", &MoveAnalysis::position, "The position after the move")
+      .def_readonly("win", &MoveAnalysis::win, "P(win) for the mover")
+      .def_readonly("win_mars", &MoveAnalysis::win_mars, "P(win by mars)")
+      .def_readonly("lose_mars", &MoveAnalysis::lose_mars, "P(lose by mars)")
+      .def_readonly("draw", &MoveAnalysis::draw, "P(draw)")
+      .def_readonly("equity", &MoveAnalysis::equity, "Mover's equity in points")
+      .def_readonly("equity_se", &MoveAnalysis::equity_se, "Standard error of the equity (0 for search values)")
+      .def_readonly("ply", &MoveAnalysis::ply,
+                    "Depth of a search value (the requested ply, or 0 for moves the filter dropped); -1 for a rollout")
+      .def_readonly("agent_choice", &MoveAnalysis::agent_choice, "True for the move the agent itself plays")
+      .def("__repr__", [](const MoveAnalysis& x) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "', equity=%+.4f, win=%.4f, ply=%d)", x.equity, x.win, x.ply);
+        return "MoveAnalysis('" + x.notation + buf;
+      });
+  py::class_<Analysis>(m, "Analysis", "The legal moves of a position and roll ranked best first (nardy.analyze)")
+      .def_readonly("agent_spec", &Analysis::agent_spec, "The agent that valued the moves")
+      .def_readonly("method", &Analysis::method, "'0-ply net evaluation', 'N-ply expectimax search' or 'rollouts (...)'")
+      .def_readonly("moves", &Analysis::moves, "[MoveAnalysis], best first")
+      .def_property_readonly("best", [](const Analysis& an) { return an.moves.front(); }, "The best MoveAnalysis")
+      .def("to_text", &Analysis::to_text, "The table `nardy analyze` prints")
+      .def("to_json", &Analysis::to_json, "As `nardy analyze --json` writes")
+      .def("to_dict", [](const Analysis& an) { return py::module_::import("json").attr("loads")(an.to_json()); },
+           "json.loads of to_json()")
+      .def("__len__", [](const Analysis& an) { return an.moves.size(); })
+      .def("__getitem__", [](const Analysis& an, long long i) {
+             const long long n = static_cast<long long>(an.moves.size());
+             if (i < 0) i += n;
+             if (i < 0 || i >= n) throw py::index_error("analysis move index out of range");
+             return an.moves[static_cast<size_t>(i)];
+           })
+      .def("__iter__", [](const Analysis& an) { return py::iter(py::cast(an.moves)); })
+      .def("__str__", &Analysis::to_text)
+      .def("__repr__", [](const Analysis& an) {
+        return "Analysis('" + an.agent_spec + "', " + an.method + ", " + std::to_string(an.moves.size()) + " moves)";
+      });
 
-  m.def("analyze", &analyze, py::arg("position"), py::arg("d1"), py::arg("d2"), py::arg("agent"),
-        py::arg("ply") = py::none(), py::arg("rules") = py::none(),
-        "Every legal move of rolling d1-d2, valued by a net agent at `ply` (default: the agent's own)\n"
-        "and sorted best first (selfplay/search.h: moves kept by the filter at `ply`, the rest at 0-ply\n"
-        "below them). `agent`: 'net:PATH...', an Agent with a net or a ValueNet. Returns [Candidate].");
+  m.def("analyze", &analyze, py::arg("position"), py::arg("d1"), py::arg("d2"), py::arg("agent") = "heuristic",
+        py::arg("ply") = py::none(), py::arg("trials") = 360, py::arg("threads") = 1, py::arg("seed") = 1,
+        py::arg("rules") = py::none(),
+        "Every legal move of rolling d1-d2 ranked best first, as `nardy analyze POS D1 D2 --agent SPEC`.\n"
+        "A net agent ('net:PATH...', a ValueNet or its Agent) values them by its search at `ply` (default:\n"
+        "its own; moves kept by the filter at `ply`, the rest at 0-ply below them); any other agent\n"
+        "(heuristic, random, a callable) by rolling each move out `trials` times. Returns an Analysis.\n"
+        "GIL released; Ctrl-C stops it.");
   m.def("play", &play, py::arg("white"), py::arg("black"), py::arg("games") = 1, py::arg("seed") = 1,
         py::arg("rules") = py::none(), py::arg("max_turns") = 10000,
         "Plays `games` games from the start position, `white` against `black` (agents: specs, Agent,\n"

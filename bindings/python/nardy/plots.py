@@ -8,7 +8,7 @@ matplotlib Figure (Jupyter shows it; ``fig.savefig(path)`` writes it)::
     nplt.ratings(nardy.tournament([...]))        # Elo with 95% CI per player
     nplt.arena_results({"vs random": r1, "vs heuristic": r2})
     nplt.rollout(nardy.rollout(pos, trials=1296))
-    nplt.candidates(nardy.analyze(pos, 6, 5, agent="net:best.pt"))
+    nplt.candidates(nardy.analyze(pos, 6, 5, agent="net:best.pt"))   # an Analysis
 """
 
 from __future__ import annotations
@@ -158,18 +158,24 @@ def rollout(result: Any, title: Optional[str] = None):
     return fig
 
 
-def candidates(cands: Sequence[Any], top: int = 10, title: Optional[str] = None):
-    """Equity of the best `top` candidates of :func:`nardy.analyze` (mover's view), best on top."""
-    cands = list(cands)[:top]
+def candidates(analysis: Any, top: int = 10, title: Optional[str] = None):
+    """Equity of the best `top` moves of a :class:`nardy.Analysis` (or a list of MoveAnalysis),
+    mover's view, best on top; rollout values get ±1.96 standard-error bars, the agent's own
+    choice is marked with *."""
+    moves = list(getattr(analysis, "moves", analysis))[:top]
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(8, 0.4 * len(cands) + 1.5))
-    ys = list(range(len(cands)))[::-1]
-    ax.barh(ys, [c.equity for c in cands], color=["C1" if i == 0 else "C0" for i in range(len(cands))])
+    fig, ax = plt.subplots(figsize=(8, 0.4 * len(moves) + 1.5))
+    ys = list(range(len(moves)))[::-1]
+    err = [1.96 * m.equity_se for m in moves] if any(m.equity_se > 0 for m in moves) else None
+    ax.barh(ys, [m.equity for m in moves], xerr=err, capsize=3,
+            color=["C1" if i == 0 else "C0" for i in range(len(moves))])
     ax.set_yticks(ys)
-    ax.set_yticklabels([f"{c.notation}  ({c.ply}-ply)" for c in cands])
+    ax.set_yticklabels([f"{'*' if m.agent_choice else ''}{m.notation}  "
+                        f"({'rollout' if m.ply < 0 else f'{m.ply}-ply'})" for m in moves])
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_xlabel("equity for the mover")
-    ax.set_title(title or "candidate moves")
+    method = getattr(analysis, "method", "")
+    ax.set_title(title or (f"candidate moves: {method}" if method else "candidate moves"))
     fig.tight_layout()
     return fig
 
