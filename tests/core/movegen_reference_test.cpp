@@ -8,7 +8,11 @@
 //    mixing the three; each compared with a fresh random roll (doubles included);
 //  * scattered positions by theme (anything, bearing off with opposing checkers in the home,
 //    all on the head, a run next to a free point), each under every head_exception variant;
-//  * all 21 rolls on a smaller set of positions.
+//  * all 21 rolls on a smaller set of positions, and on every bear-off endgame with the
+//    mover's last 1..3 checkers on its last ten points and up to two opposing checkers in its
+//    home (8,118 positions, both colours).
+// Each test prints which rules its sample exercised (ReferenceNotes) and the endgame test
+// asserts that the larger-die rule, overshoot refusals and game ends all occur.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -197,6 +201,62 @@ TEST(AllRolls, FastEqualsReferenceForEveryRoll) {
       failures += !r;
     }
   }
+}
+
+// Exhaustive bear-off endgames: the mover's last 1..3 checkers anywhere on its last ten points,
+// 0..2 opposing checkers closing points of the mover's home (the rest on the opponent's head),
+// either colour to move, every one of the 21 rolls.
+TEST(BearOffEndgames, FastEqualsReferenceExhaustively) {
+  const Rules rules;
+  ReferenceNotes notes;
+  int failures = 0, positions = 0;
+  for (Side me : {Side::White, Side::Black}) {
+    const auto& route = reference_route(me);
+    const auto& opp_route = reference_route(~me);
+    std::vector<std::vector<int>> mine;  // multisets of route indices 14..23
+    for (int a = 14; a < 24; ++a) {
+      mine.push_back({a});
+      for (int b = a; b < 24; ++b) {
+        mine.push_back({a, b});
+        for (int c = b; c < 24; ++c) mine.push_back({a, b, c});
+      }
+    }
+    std::vector<std::vector<int>> closers = {{}};  // points of the mover's home held by the opponent
+    for (int x = 18; x < 24; ++x) {
+      closers.push_back({route[x]});
+      for (int y = x + 1; y < 24; ++y) closers.push_back({route[x], route[y]});
+    }
+    for (const auto& m : mine) {
+      for (const auto& c : closers) {
+        std::array<int, kNumPoints> points{};
+        const int sign = me == Side::White ? 1 : -1;
+        bool clash = false;
+        for (int i : m) points[route[i] - 1] += sign;
+        for (int p : c) {
+          clash = clash || points[p - 1] != 0;
+          points[p - 1] -= sign;
+        }
+        const int head = opp_route[0];
+        clash = clash || points[head - 1] * sign > 0;
+        if (clash) continue;
+        points[head - 1] -= sign * (kNumCheckers - static_cast<int>(c.size()));
+        Position pos = Position::from_points(points, me);
+        if (!pos.is_ok()) continue;
+        ++positions;
+        for (const WeightedRoll& roll : kDistinctRolls) {
+          auto r = matches_reference(pos, roll.dice, rules, &notes);
+          EXPECT_TRUE(r);
+          failures += !r;
+          if (failures >= kMaxFailures) return;
+        }
+      }
+    }
+  }
+  print_notes(notes);
+  EXPECT_GT(positions, 8000);  // 8,118 positions x 21 rolls
+  EXPECT_GT(notes.larger_die_only, 0);
+  EXPECT_GT(notes.overshoot_stops, 0);
+  EXPECT_GT(notes.game_ends, 0);
 }
 
 // The head allowance itself, on all-on-head positions, under every variant.
