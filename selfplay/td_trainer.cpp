@@ -356,6 +356,15 @@ TrainResult Trainer::run() {
     }
     if (stopped) break;
   }
+  if (stopped && state_.games_done > 0 && state_.checkpoint != RunDir::checkpoint_name(state_.games_done)) {
+    // The stop came at a segment end that was not a checkpoint: save the games done.
+    state_.elapsed_s = elapsed();
+    session_start_ = Clock::now();
+    checkpoint(last_eval_);
+    dir_.write_state(state_);
+    dir_.rotate_checkpoints(config_.train.keep_last, state_.games_done);
+    emit(TrainProgress::Event::Checkpoint);
+  }
   state_.elapsed_s = elapsed();
   session_start_ = Clock::now();
   emit(TrainProgress::Event::Done);
