@@ -51,22 +51,32 @@ void fill(const Position& pos, float* out) {
   raw_v1::fill(pos, out);
   SideView side[2];  // 0 = me, 1 = opponent
   const auto& board = pos.mover_board();
+  // Branch-free over the 24 points (a point is mine, the opponent's or empty; the empty case
+  // adds zeros), so the loop does not mispredict on the board's pattern.
   for (int r = 1; r <= kNumPoints; ++r) {
     const int v = board[r - 1];
-    if (v == 0) continue;
-    const int s = v > 0 ? 0 : 1;
-    const int q = s == 0 ? r : opponent_route(r);  // own route of that checker
-    const int n = v > 0 ? v : -v;
-    SideView& sv = side[s];
-    sv.count[q] = n;
-    sv.pips += q * n;
-    if (q > sv.rearmost) sv.rearmost = q;
-    if (q <= kHomeSize) sv.home += n;
-    ++sv.held;
-    sv.on_board += n;
-    const int p = opponent_route(q);
-    sv.held_in_other |= 1u << (p - 1);
-    if (p < sv.lowest_in_other) sv.lowest_in_other = p;
+    const int q = opponent_route(r);  // the opponent's own route of this point
+    const int mine = v > 0 ? v : 0;
+    const int theirs = v < 0 ? -v : 0;
+    SideView& me = side[0];
+    SideView& op = side[1];
+    me.count[r] = mine;
+    op.count[q] = theirs;
+    me.pips += r * mine;
+    op.pips += q * theirs;
+    me.rearmost = mine ? (r > me.rearmost ? r : me.rearmost) : me.rearmost;
+    op.rearmost = theirs ? (q > op.rearmost ? q : op.rearmost) : op.rearmost;
+    me.home += r <= kHomeSize ? mine : 0;
+    op.home += q <= kHomeSize ? theirs : 0;
+    me.held += mine != 0;
+    op.held += theirs != 0;
+    me.on_board += mine;
+    op.on_board += theirs;
+    // My point r is the opponent's route q, and vice versa.
+    me.held_in_other |= static_cast<uint32_t>(mine != 0) << (q - 1);
+    op.held_in_other |= static_cast<uint32_t>(theirs != 0) << (r - 1);
+    me.lowest_in_other = mine && q < me.lowest_in_other ? q : me.lowest_in_other;
+    op.lowest_in_other = theirs && r < op.lowest_in_other ? r : op.lowest_in_other;
   }
   constexpr float kInv15 = 1.0f / kNumCheckers;
   float behind[2];
