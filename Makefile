@@ -45,8 +45,11 @@ test-notebooks:
 	  NARDY_NOTEBOOK_BUDGET=small PYTHONPATH=$(CURDIR)/$(BUILD)/python $(PY) tests/run_notebooks.py notebooks/*.ipynb; \
 	else echo "no notebooks"; fi
 
-train: build
-	$(BUILD)/nardy train --config $(CONFIG)
+# Builds only the `nardy` tool (not the tests or the Python module), then trains.
+# Extra arguments: make train TRAIN_ARGS="--set run.name=mine --set train.games=20000".
+train: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS) --target nardy
+	$(BUILD)/nardy train --config $(CONFIG) $(TRAIN_ARGS)
 
 bench: build
 	$(BUILD)/nardy bench movegen
