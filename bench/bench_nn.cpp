@@ -90,7 +90,8 @@ void BM_TurnPipeline(benchmark::State& state) {
       enc.fill(t.position.with_side_to_move(~t.position.side_to_move()), base);
       const int n = static_cast<int>(moves.size());
       for (int m = 0; m < n; ++m)
-        enc.fill(moves[m].position, std::span<float>(cand.data() + static_cast<size_t>(m) * ni, ni));
+        enc.fill(moves[m].position,
+                 std::span<float>(cand.data() + static_cast<size_t>(m) * ni, ni));
       fast.evaluate_batch(base.data(), cand.data(), n, out.data());
       benchmark::DoNotOptimize(out.data());
       rows += n;

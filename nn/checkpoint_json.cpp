@@ -79,9 +79,9 @@ void parse_checkpoint_json(std::string_view text, const std::string& path, NetSh
     s = checked_shape(s, where);
     const int num_inputs = field("num_inputs").get<int>();
     if (num_inputs != encoder_by_name(s.encoder).num_inputs())
-      throw Error(where + ": num_inputs " + std::to_string(num_inputs) + " does not match encoder " +
-                  s.encoder + " (" + std::to_string(encoder_by_name(s.encoder).num_inputs()) +
-                  " inputs)");
+      throw Error(where + ": num_inputs " + std::to_string(num_inputs) +
+                  " does not match encoder " + s.encoder + " (" +
+                  std::to_string(encoder_by_name(s.encoder).num_inputs()) + " inputs)");
     CheckpointInfo ci;
     ci.rules = j.value("rules", "");
     ci.games = j.value("games", int64_t{0});

@@ -164,7 +164,8 @@ ValueNet ValueNet::load(const std::string& path) {
   }
   const std::string& json = extra[kCheckpointMetadataFile];
   if (json.empty())
-    throw Error(where + ": no nardy.json metadata (a TorchScript file, but not a nardy checkpoint)");
+    throw Error(where +
+                ": no nardy.json metadata (a TorchScript file, but not a nardy checkpoint)");
   NetShape shape;
   CheckpointInfo info;
   parse_checkpoint_json(json, path, shape, info);

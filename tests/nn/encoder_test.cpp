@@ -130,7 +130,8 @@ TEST(Encoder, BearOffRaceFromBothSides) {
   EXPECT_FLOAT_EQ(x[ext::kMePointsHeld], 6.0f / 15);
 
   // Black to move: the same board from Black's side.
-  const auto y = encode(encoder_by_name("extended-v1"), white_to_move.with_side_to_move(Side::Black));
+  const auto y =
+      encode(encoder_by_name("extended-v1"), white_to_move.with_side_to_move(Side::Black));
   for (int r = 1; r <= 6; ++r) EXPECT_EQ(y[raw::me_point_slot(r, 0)], 1.0f);
   EXPECT_EQ(y[raw::me_point_slot(1, 2)], 1.0f);  // 3 on Black's route 1 (point 13)
   EXPECT_FLOAT_EQ(y[raw::kOppOff], 6.0f / 15);

@@ -112,7 +112,8 @@ TEST(FastNet, RejectsNetsWithoutExactlyOneHiddenLayer) {
     FastNet fast(deep);
     FAIL() << "expected Error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("exactly one hidden layer"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("exactly one hidden layer"), std::string::npos)
+        << e.what();
   }
 }
 
