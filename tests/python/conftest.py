@@ -61,3 +61,29 @@ def nardy_cli(build_dir):
         return proc
 
     return run
+
+
+# ---- trained nets for the nn / agent / arena / train tests -------------------------------------
+
+SMALL_RUN_CONFIG = {
+    "run": {"name": "small", "seed": 3},
+    "net": {"hidden": [16]},
+    "train": {"games": 300, "checkpoint_every": 100, "eval_every": 150},
+    "eval": {"opponents": ["random", "heuristic"], "games": 20},
+    "log": {"metrics_every": 50, "progress": False},
+}
+
+
+@pytest.fixture(scope="session")
+def small_run(tmp_path_factory):
+    """A finished 300-game training run (hidden [16], ~1 s): its nardy.TrainResult."""
+    import nardy
+
+    root = tmp_path_factory.mktemp("runs")
+    return nardy.train(SMALL_RUN_CONFIG, overrides={"run.dir": str(root)})
+
+
+@pytest.fixture(scope="session")
+def checkpoint(small_run) -> pathlib.Path:
+    """The latest checkpoint of small_run."""
+    return pathlib.Path(small_run.checkpoint)

@@ -1,0 +1,216 @@
+"""nardy.encode, Encoder, Evaluation, ValueNet and checkpoints (bindings/bind_nn.cpp)."""
+
+import json
+import zipfile
+
+import numpy as np
+import pytest
+
+import nardy
+from nardy import NardyError, Position
+
+
+def sample_positions(n_games=3, every=5):
+    out = []
+    for seed in range(n_games):
+        g = nardy.random_game(seed=100 + seed)
+        out += [t.before for t in g.history[::every]]
+    return out
+
+
+# ---- encoders ----------------------------------------------------------------------------------
+
+
+def test_encoder_ids_and_labels():
+    assert nardy.encoder_ids() == ["raw-v1", "extended-v1"]
+    for eid in nardy.encoder_ids():
+        enc = nardy.Encoder(eid)
+        labels = enc.labels()
+        assert len(labels) == enc.num_inputs == len(nardy.input_labels(eid))
+        assert len(set(labels)) == len(labels), "labels name distinct slots"
+        assert enc.id == eid and eid.startswith(enc.name + "-v") and enc.version == 1
+    assert nardy.Encoder("raw").id == "raw-v1"
+    # extended-v1 is raw-v1 plus features (nn/encoder.h).
+    assert nardy.Encoder("extended").labels()[: nardy.Encoder("raw").num_inputs] == nardy.Encoder("raw").labels()
+
+
+def test_encode_shapes_and_inputs():
+    ps = sample_positions()
+    x = nardy.encode(ps)
+    assert x.dtype == np.float32 and x.shape == (len(ps), nardy.Encoder("raw").num_inputs)
+    assert x.flags["C_CONTIGUOUS"]
+    # POS strings, single positions and Encoder.encode give the same rows.
+    np.testing.assert_array_equal(nardy.encode([p.pos for p in ps]), x)
+    np.testing.assert_array_equal(nardy.encode(ps[3]), x[3])
+    np.testing.assert_array_equal(nardy.Encoder("raw").encode(tuple(ps)), x)
+    assert nardy.encode([]).shape == (0, x.shape[1])
+    xe = nardy.encode(ps, encoder="extended-v1")
+    assert xe.shape == (len(ps), nardy.Encoder("extended").num_inputs)
+    np.testing.assert_array_equal(xe[:, : x.shape[1]], x)
+
+
+def test_encode_is_what_the_cpp_net_sees():
+    # ValueNet.evaluation() encodes inside C++ (Encoder::fill); evaluate_features() takes the
+    # Python-side encoding. Equal outputs mean equal encodings (to the net's precision).
+    net = nardy.ValueNet.create("extended", hidden=[24], seed=5)
+    ps = sample_positions(2, 7)
+    from_python = net.evaluate_features(nardy.encode(ps, "extended"))
+    for row, p in zip(from_python, ps):
+        e = net.evaluation(p)
+        np.testing.assert_allclose(row, [e.win, e.win_mars, e.lose_mars, e.draw, e.equity], atol=1e-6)
+
+
+def test_encode_errors():
+    with pytest.raises(NardyError, match="unknown encoder 'bogus'.*raw-v1"):
+        nardy.encode([Position.start()], encoder="bogus")
+    with pytest.raises(NardyError, match=r"positions\[1\]"):
+        nardy.encode([Position.start().pos, "1,2,3 w"])
+    with pytest.raises(TypeError, match=r"positions\[0\]: expected a Position or POS text, got int"):
+        nardy.encode([7])
+    with pytest.raises(TypeError, match="positions: expected"):
+        nardy.encode(3.5)
+    bad = Position.from_points([2, 2, 2, 2, 2, 2] + [0] * 5 + [-15] + [0] * 11 + [3], "w", validate=False)
+    with pytest.raises(NardyError, match=r"positions\[0\].*six"):
+        nardy.encode([bad])
+
+
+# ---- evaluations -------------------------------------------------------------------------------
+
+
+def test_evaluation_values():
+    e = nardy.Evaluation(win=0.6, win_mars=0.1, lose_mars=0.05, draw=0.0)
+    assert e.lose == pytest.approx(0.4)
+    assert e.equity == pytest.approx(0.6 + 0.1 - 0.4 - 0.05)
+    f = e.flipped()
+    assert f.win == pytest.approx(0.4) and f.win_mars == pytest.approx(0.05) and f.lose_mars == pytest.approx(0.1)
+    assert f.equity == pytest.approx(-e.equity)
+    assert set(e.to_dict()) == {"win", "win_mars", "lose_mars", "draw", "lose", "equity"}
+    assert "equity=+0.2500" in repr(e)
+
+
+# ---- value nets --------------------------------------------------------------------------------
+
+
+def test_create_save_load_round_trip(tmp_path):
+    net = nardy.ValueNet.create("raw", hidden=[12], activation="tanh", num_outputs=4, seed=9)
+    assert net.shape == {"encoder": "raw-v1", "num_inputs": net.num_inputs, "hidden": [12],
+                         "activation": "tanh", "num_outputs": 4}
+    path = tmp_path / "n.pt"
+    net.save(str(path), info={"games": 42, "rules": {"last_roll_draw": True}, "extra": {"note": "hi"}})
+    back = nardy.load_checkpoint(str(path))
+    assert back.shape == net.shape
+    assert back.info["games"] == 42 and back.info["extra"] == {"note": "hi"}
+    assert "last_roll_draw=true" in back.info["rules"]
+    for a, b in zip(net.parameters(), back.parameters()):
+        np.testing.assert_array_equal(a, b)
+    ps = sample_positions(1)
+    np.testing.assert_array_equal(net.evaluate(ps), back.evaluate(ps))
+    assert repr(back).startswith("ValueNet(encoder='raw-v1', hidden=[12], activation='tanh', num_outputs=4")
+
+
+def test_evaluate_columns_are_consistent(checkpoint):
+    net = nardy.load_checkpoint(str(checkpoint))
+    y = net.evaluate(sample_positions())
+    win, win_mars, lose_mars, draw, equity = y.T
+    lose = 1 - win - draw
+    assert np.all((0 <= win_mars) & (win_mars <= win + 1e-6))
+    assert np.all((0 <= lose_mars) & (lose_mars <= lose + 1e-6))
+    np.testing.assert_allclose(equity, win + win_mars - lose - lose_mars, atol=1e-5)
+    assert net.evaluate(Position.start()).shape == (5,)
+
+
+def test_evaluator_equals_torchscript_forward(checkpoint):
+    torch = pytest.importorskip("torch")
+    net = nardy.load_checkpoint(str(checkpoint))
+    ps = sample_positions()
+    x = nardy.encode(ps, net.encoder)
+    module = torch.jit.load(str(checkpoint))
+    with torch.no_grad():
+        expected = module(torch.from_numpy(x)).numpy()
+    np.testing.assert_allclose(net.evaluate(ps), expected, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(net.evaluate_features(x), expected, rtol=0, atol=1e-6)
+
+
+def test_evaluator_equals_the_cpp_fast_agent(checkpoint):
+    # A 0-ply net agent evaluates with the fast float kernels; the ValueNet with LibTorch.
+    net = nardy.load_checkpoint(str(checkpoint))
+    agent = nardy.make_agent(f"net:{checkpoint}")
+    for p in sample_positions(2, 11):
+        e = agent.evaluate(p)
+        np.testing.assert_allclose(net.evaluate(p), [e.win, e.win_mars, e.lose_mars, e.draw, e.equity], atol=2e-5)
+
+
+def test_info_and_metadata(small_run, checkpoint):
+    net = nardy.load_checkpoint(str(checkpoint))
+    assert net.info["games"] == small_run.games_done == 300
+    assert net.info["positions"] == small_run.positions > 0
+    assert "hidden" in net.info["config_yaml"]
+    assert net.info["rules"] == str(nardy.Rules())
+    with zipfile.ZipFile(checkpoint) as z:
+        meta = json.loads(next(z.read(n) for n in z.namelist() if n.endswith("nardy.json")))
+    assert meta["encoder"] == net.encoder and meta["hidden"] == [16]
+
+
+def test_best_move_matches_analysis(checkpoint):
+    net = nardy.load_checkpoint(str(checkpoint))
+    for p in sample_positions(1, 9):
+        if p.outcome() is not None:
+            continue
+        best = net.best_move(p, 5, 2)
+        assert best in p.legal(5, 2)
+        assert best.position == nardy.analyze(p, 5, 2, agent=net).best.position
+
+
+def test_parameters_round_trip_and_checks():
+    net = nardy.ValueNet.create(hidden=[8], seed=2)
+    params = net.parameters()
+    assert [a.shape for a in params] == [(net.num_inputs, 8), (8,), (8, 3), (3,)]
+    other = nardy.ValueNet.create(hidden=[8], seed=3)
+    assert not np.array_equal(other.parameters()[0], params[0])
+    other.set_parameters(params)
+    for a, b in zip(other.parameters(), params):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(NardyError, match="expected 4 arrays"):
+        other.set_parameters(params[:3])
+    with pytest.raises(NardyError, match=r"w0 must have shape \[197, 8\].*got \[8, 197\]"):
+        other.set_parameters([params[0].T, *params[1:]])
+    # Nothing was written by the failed calls.
+    np.testing.assert_array_equal(other.parameters()[0], params[0])
+    # clone() is independent; assignment shares.
+    c = other.clone()
+    shared = other
+    other.set_parameters([np.zeros_like(a) for a in params])
+    assert np.count_nonzero(c.parameters()[0]) > 0
+    assert np.count_nonzero(shared.parameters()[0]) == 0
+
+
+def test_create_errors():
+    with pytest.raises(NardyError, match="activation"):
+        nardy.ValueNet.create(activation="softsign")
+    with pytest.raises(NardyError, match="outputs"):
+        nardy.ValueNet.create(num_outputs=5)
+    with pytest.raises(NardyError, match="unknown encoder"):
+        nardy.ValueNet.create(encoder="nope")
+    with pytest.raises(NardyError, match="info: unknown key 'bogus'"):
+        nardy.ValueNet.create().save("/tmp/never.pt", info={"bogus": 1})
+
+
+def test_checkpoint_errors(tmp_path, checkpoint):
+    missing = tmp_path / "missing.pt"
+    with pytest.raises(NardyError, match=f"checkpoint '{missing}': no such file"):
+        nardy.load_checkpoint(str(missing))
+    damaged = tmp_path / "damaged.pt"
+    damaged.write_bytes(checkpoint.read_bytes()[:300])
+    with pytest.raises(NardyError, match="damaged.pt.*not a readable TorchScript file"):
+        nardy.load_checkpoint(str(damaged))
+    text = tmp_path / "text.pt"
+    text.write_text("hello")
+    with pytest.raises(NardyError, match="not a readable TorchScript file"):
+        nardy.load_checkpoint(str(text))
+    torch = pytest.importorskip("torch")
+    foreign = tmp_path / "foreign.pt"
+    torch.jit.save(torch.jit.script(torch.nn.Linear(3, 2)), str(foreign))
+    with pytest.raises(NardyError, match="no nardy.json metadata"):
+        nardy.load_checkpoint(str(foreign))
+    with pytest.raises(NardyError, match=f"agent 'net:{missing}'"):
+        nardy.make_agent(f"net:{missing}")

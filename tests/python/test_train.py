@@ -1,0 +1,120 @@
+"""nardy.train(), resume(), configs and run directories (bindings/bind_train.cpp, nardy/runs.py)."""
+
+import pytest
+import yaml
+
+import nardy
+from nardy import NardyError
+
+
+def test_small_run_result(small_run):
+    r = small_run
+    assert r.completed and r.games_done == 300 and r.positions > 300
+    assert r.checkpoint.endswith("ckpt-300.pt") and r.best_checkpoint.endswith("best.pt")
+    assert [opp for opp, _ in r.final_eval] == ["random", "heuristic"]
+    assert r.final_eval_games == 300
+    for _, res in r.final_eval:
+        assert res.games == 20 and res.ci95_low <= res.a_points_per_game <= res.ci95_high
+    assert "finished 300 games" in r.summary and str(r) == r.summary
+    assert [p.name for p in nardy.list_checkpoints(r)] == ["ckpt-100.pt", "ckpt-200.pt", "ckpt-300.pt"]
+
+
+def test_metrics_and_state(small_run):
+    metrics = nardy.read_metrics(small_run.run_dir)
+    assert [m["games"] for m in metrics] == [50, 100, 150, 200, 250, 300]
+    evals = [m for m in metrics if "eval" in m]
+    assert [m["games"] for m in evals] == [150, 300]
+    last = evals[-1]["eval"]["heuristic"]
+    final = dict(small_run.final_eval)["heuristic"]
+    assert last["points_per_game"] == pytest.approx(final.a_points_per_game)
+    assert last["wins"] == final.a_wins and last["games"] == final.games
+    for m in metrics:
+        assert m["games_per_s"] > 0 and m["td_error"] >= 0 and m["positions"] > 0
+    state = nardy.read_state(small_run)
+    assert state["games_done"] == 300 and state["checkpoint"] == "ckpt-300.pt"
+
+
+def test_same_config_same_net(tmp_path, small_run):
+    # One thread: the run is a deterministic function of the config (selfplay/td_trainer.h).
+    from conftest import SMALL_RUN_CONFIG
+
+    again = nardy.train(SMALL_RUN_CONFIG, overrides={"run.dir": str(tmp_path), "eval.opponents": []})
+    a = nardy.load_checkpoint(small_run.checkpoint).parameters()
+    b = nardy.load_checkpoint(again.checkpoint).parameters()
+    assert all((x == y).all() for x, y in zip(a, b))
+    assert again.final_eval == [] and again.best_checkpoint == ""
+
+
+def test_config_forms_agree(tmp_path, checkpoint):
+    opp = f"net:{checkpoint}:ply=1:filter=8,0.16"  # opponents are checked (the file must exist)
+    as_dict = {"run": {"name": "x", "dir": str(tmp_path)}, "td": {"lambda": 0.5}, "net": {"hidden": [32, 16],
+               "backend": "libtorch"}, "eval": {"opponents": ["random", opp]}}
+    flat = {"run.name": "x", "run.dir": str(tmp_path), "td.lambda": 0.5, "net.hidden": [32, 16],
+            "net.backend": "libtorch", "eval.opponents": ["random", opp]}
+    y1 = nardy.resolve_config(as_dict)
+    assert nardy.resolve_config(flat) == y1
+    assert nardy.resolve_config(y1) == y1  # YAML text
+    path = tmp_path / "c.yaml"
+    path.write_text(y1)
+    assert nardy.resolve_config(str(path)) == y1
+    assert nardy.resolve_config(path) == y1  # os.PathLike
+    assert nardy.resolve_config(None, [f"run.dir={tmp_path}", "run.name=x", "td.lambda=0.5", "net.hidden=[32,16]",
+                                       "net.backend=libtorch", f"eval.opponents=[random, '{opp}']"]) == y1
+    parsed = yaml.safe_load(y1)
+    assert parsed["td"]["lambda"] == 0.5 and parsed["net"]["hidden"] == [32, 16]
+    assert parsed["eval"]["opponents"][1] == opp
+    assert nardy.resolve_config({"rules": "last_roll_draw=true"}) == nardy.resolve_config({"rules": {"last_roll_draw": True}})
+    keys = {k for k, _, _ in nardy.config_keys()}
+    assert {"td.lambda", "net.hidden", "train.games", "eval.opponents"} <= keys
+
+
+@pytest.mark.parametrize("config, message", [
+    ({"td": {"lambda": 1.5}}, r"td.lambda: expected a number in \[0(.0)?, 1(.0)?\], got .1.5."),
+    ({"td.lamda": 0.5}, "unknown key 'td.lamda'"),
+    ({"net": {"hidden": [64, 32]}}, "fast backend"),
+    ("no_such_config.yaml", "no such file"),
+    ("td: [1, 2", "yaml"),
+])
+def test_bad_configs_raise(config, message):
+    with pytest.raises(NardyError, match=f"(?i){message}"):
+        nardy.resolve_config(config)
+    with pytest.raises(NardyError):
+        nardy.train(config)
+
+
+def test_bad_config_types():
+    with pytest.raises(TypeError, match="config: expected a YAML file path"):
+        nardy.train(42)
+    with pytest.raises(TypeError, match="config value"):
+        nardy.resolve_config({"td.lambda": object()})
+
+
+def test_callback_events_and_errors(tmp_path):
+    events = []
+    cfg = {"run": {"dir": str(tmp_path), "name": "cb"}, "net": {"hidden": [8]},
+           "train": {"games": 60, "checkpoint_every": 20, "eval_every": 60}, "eval": {"opponents": ["random"], "games": 4},
+           "log": {"metrics_every": 20}}
+    r = nardy.train(cfg, callback=events.append)
+    kinds = [e.event for e in events]
+    assert {"metrics", "evaluation", "checkpoint", "done"} <= set(kinds) and kinds[-1] == "done"
+    assert [e.games_done for e in events if e.event == "metrics"] == [20, 40, 60]
+    ev = next(e for e in events if e.event == "evaluation")
+    assert ev.latest_eval[0][0] == "random" and ev.latest_eval_games == 60
+    assert "60/60" in events[-1].line
+    # An existing run is not overwritten.
+    with pytest.raises(NardyError, match="resume"):
+        nardy.train(cfg)
+    # An exception in the callback stops the run cleanly (checkpoint) and propagates.
+    cfg2 = {**cfg, "run": {"dir": str(tmp_path), "name": "boom"}, "train": {"games": 100000, "checkpoint_every": 50000}}
+
+    def boom(p):
+        if p.games_done >= 20:
+            raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        nardy.train(cfg2, callback=boom)
+    state = nardy.read_state(tmp_path / "boom")
+    assert 20 <= state["games_done"] < 100000
+    resumed = nardy.resume(str(tmp_path / "boom"), overrides={"train.games": state["games_done"] + 10})
+    assert resumed.completed and resumed.games_done == state["games_done"] + 10
+    assert r.completed
