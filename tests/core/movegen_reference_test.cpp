@@ -10,7 +10,8 @@
 //    all on the head, a run next to a free point), each under every head_exception variant;
 //  * all 21 rolls on a smaller set of positions, and on every bear-off endgame with the
 //    mover's last 1..3 checkers on its last ten points and up to two opposing checkers in its
-//    home (8,118 positions, both colours).
+//    home (8,118 positions, both colours); and every all-on-the-head position with one or two
+//    opposing checkers off their head, every double under every head_exception variant.
 // Each test prints which rules its sample exercised (ReferenceNotes) and the endgame test
 // asserts that the larger-die rule, overshoot refusals and game ends all occur.
 #include <gtest/gtest.h>
@@ -257,6 +258,45 @@ TEST(BearOffEndgames, FastEqualsReferenceExhaustively) {
   EXPECT_GT(notes.larger_die_only, 0);
   EXPECT_GT(notes.overshoot_stops, 0);
   EXPECT_GT(notes.game_ends, 0);
+}
+
+// Exhaustive first-turn-like positions: the mover's 15 on its head, the opponent's on its own
+// head except one or two checkers anywhere else, either colour to move, every double under
+// every head_exception variant (where the exception and the strict reading decide).
+TEST(HeadPositions, FastEqualsReferenceExhaustively) {
+  ReferenceNotes notes;
+  int failures = 0, positions = 0;
+  for (Side me : {Side::White, Side::Black}) {
+    const int my_head = reference_route(me)[0], opp_head = reference_route(~me)[0];
+    const int sign = me == Side::White ? 1 : -1;
+    for (int p = 1; p <= kNumPoints; ++p) {
+      for (int q = p; q <= kNumPoints; ++q) {
+        if (p == my_head || q == my_head) continue;
+        std::array<int, kNumPoints> points{};
+        points[my_head - 1] = sign * kNumCheckers;
+        points[p - 1] -= sign;
+        points[q - 1] -= sign;
+        points[opp_head - 1] -= sign * (kNumCheckers - 2);
+        Position pos = Position::from_points(points, me);
+        if (!pos.is_ok()) continue;
+        ++positions;
+        for (int d = 1; d <= 6; ++d) {
+          for (HeadException head : {HeadException::Standard, HeadException::Strict, HeadException::None}) {
+            Rules rules;
+            rules.head_exception = head;
+            Dice dice{static_cast<uint8_t>(d), static_cast<uint8_t>(d)};
+            auto r = matches_reference(pos, dice, rules, &notes);
+            EXPECT_TRUE(r);
+            failures += !r;
+            if (failures >= kMaxFailures) return;
+          }
+        }
+      }
+    }
+  }
+  print_notes(notes);
+  EXPECT_GT(positions, 500);
+  EXPECT_GT(notes.head_exception, 1000);
 }
 
 // The head allowance itself, on all-on-head positions, under every variant.
