@@ -165,13 +165,14 @@ def candidates(analysis: Any, top: int = 10, title: Optional[str] = None):
     moves = list(getattr(analysis, "moves", analysis))[:top]
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 0.4 * len(moves) + 1.5))
-    ys = list(range(len(moves)))[::-1]
+    ys = list(range(len(moves)))
     err = [1.96 * m.equity_se for m in moves] if any(m.equity_se > 0 for m in moves) else None
     ax.barh(ys, [m.equity for m in moves], xerr=err, capsize=3,
             color=["C1" if i == 0 else "C0" for i in range(len(moves))])
     ax.set_yticks(ys)
     ax.set_yticklabels([f"{'*' if m.agent_choice else ''}{m.notation}  "
                         f"({'rollout' if m.ply < 0 else f'{m.ply}-ply'})" for m in moves])
+    ax.invert_yaxis()  # best on top
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_xlabel("equity for the mover")
     method = getattr(analysis, "method", "")
