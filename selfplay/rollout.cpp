@@ -95,6 +95,7 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn, cons
   RolloutResult result;
   result.trials = options.trials;
   result.stratified = options.stratify;
+  result.luck_turns = options.luck_turns;
 
   auto worker = [&](int thread_index) {
     try {
@@ -148,7 +149,7 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn, cons
           else if (options.stratify && tr.turns == 1) d = stratified_second_roll(t, opening_no_doubles);
           else d = opening ? roll_opening(dice_rng, options.rules) : roll_dice(dice_rng);
           generate_moves(p, d, options.rules, moves);
-          if (search) {
+          if (search && (options.luck_turns <= 0 || tr.turns < options.luck_turns)) {
             const Side mover = p.side_to_move();
             const Evaluation expected = search->evaluate(p, 1);        // mover's view, over all rolls
             const Evaluation actual = search->best_static(p, moves).second;  // mover's view
@@ -200,9 +201,12 @@ std::string RolloutResult::to_text() const {
   static const char* names[kRoNumOutputs] = {"win", "win_mars", "lose", "lose_mars", "draw", "equity"};
   std::string s;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "rollout: %lld trials, agent %s, %s%s%s, %.1f turns per trial\n",
+  const std::string luck = !luck_adjusted ? ""
+                           : ", luck-adjusted with " + evaluator_name +
+                                 (luck_turns > 0 ? " (first " + std::to_string(luck_turns) + " turns)" : "");
+  std::snprintf(buf, sizeof buf, "rollout: %lld trials, agent %s, %s%s, %.1f turns per trial\n",
                 static_cast<long long>(trials), agent_spec.c_str(), stratified ? "stratified first two rolls" : "plain dice",
-                luck_adjusted ? ", luck-adjusted with " : "", luck_adjusted ? evaluator_name.c_str() : "", mean_turns);
+                luck.c_str(), mean_turns);
   s += buf;
   if (!note.empty()) s += "note: " + note + "\n";
   s += "output       estimate    std.err   (unadjusted  std.err)\n";
@@ -221,6 +225,7 @@ std::string RolloutResult::to_json() const {
   j["agent"] = agent_spec;
   j["stratified"] = stratified;
   j["luck_adjusted"] = luck_adjusted;
+  j["luck_turns"] = luck_turns;
   j["evaluator"] = evaluator_name;
   j["note"] = note;
   j["mean_turns"] = mean_turns;

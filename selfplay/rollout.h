@@ -15,7 +15,8 @@
 //    best result of roll d (selfplay/search.h Search::best_static, averaged by Search::evaluate
 //    at depth 1 over the 21 rolls). Each term has mean zero whatever the agent plays, so
 //        adjusted outcome = outcome − Σ_turns luck   (in the root's view)
-//    has the same expectation and, with a decent evaluator, much smaller variance. It needs an
+//    has the same expectation and, with a decent evaluator, much smaller variance (dropping the
+//    terms of later turns, `luck_turns`, keeps it unbiased). It needs an
 //    Evaluator: a net agent brings its own; otherwise pass one, or the rollout falls back to
 //    stratification only and says so in `note`.
 //
@@ -46,6 +47,10 @@ struct RolloutOptions {
   Rules rules;
   bool stratify = true;
   bool luck_adjust = true;  // when an evaluator is available
+  // Turns (from the root) whose luck is measured; 0 = every turn. Measuring costs about 21
+  // static evaluations of a roll's results per turn, so with a cheap (0-ply) rollout agent a
+  // limit trades some variance reduction for a lot of speed.
+  int luck_turns = 0;
   int max_turns = 10000;    // per trial; reaching it is an Error (an agent bug)
 };
 
@@ -62,6 +67,7 @@ struct RolloutResult {
   std::array<RolloutStat, kRoNumOutputs> adjusted{};  // stratified and/or luck-adjusted
   std::array<RolloutStat, kRoNumOutputs> raw{};       // plain averages of the outcomes
   bool stratified = false, luck_adjusted = false;
+  int luck_turns = 0;        // as in the options (0 = every turn)
   std::string agent_spec, evaluator_name;
   std::string note;          // why luck adjustment is off, if it is
   double mean_turns = 0;

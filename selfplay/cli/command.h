@@ -21,6 +21,8 @@ void add_bench_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 // `bench train`, added to the `bench` subcommand by add_bench_command.
 void add_bench_train_command(CLI::App& bench);
+// `bench search` (selfplay/cli/bench_search.cpp), added the same way.
+void add_bench_search_command(CLI::App& bench);
 void add_eval_command(CLI::App& app);
 void add_analyze_command(CLI::App& app);
 void add_rollout_command(CLI::App& app);

@@ -18,7 +18,7 @@ void add_rollout_command(CLI::App& app) {
     std::vector<std::string> positional, rules;
     std::string move, dice, agent = "heuristic", luck_net, json;
     int64_t trials = 1296;
-    int threads = 1;
+    int threads = 1, luck_turns = 0;
     uint64_t seed = 1;
     bool no_luck = false, no_stratify = false;
   };
@@ -38,6 +38,7 @@ void add_rollout_command(CLI::App& app) {
   cmd->add_option("--threads", a->threads, "Threads (results do not depend on it)")->capture_default_str()->check(CLI::Range(1, 1024));
   cmd->add_option("--seed", a->seed, "Seed")->capture_default_str();
   cmd->add_flag("--no-luck", a->no_luck, "Disable luck adjustment");
+  cmd->add_option("--luck-turns", a->luck_turns, "Measure luck in the first N turns only (0 = all; each costs ~21 evaluations of a roll)")->capture_default_str()->check(CLI::Range(0, 100000));
   cmd->add_flag("--no-stratify", a->no_stratify, "Disable stratified first rolls");
   cmd->add_option("--json", a->json, "Also write the result as JSON to FILE");
   add_rule_option(*cmd, a->rules);
@@ -62,6 +63,7 @@ void add_rollout_command(CLI::App& app) {
     o.rules = rules;
     o.stratify = !a->no_stratify;
     o.luck_adjust = !a->no_luck;
+    o.luck_turns = a->luck_turns;
     EvaluatorMaker luck;
     if (!a->luck_net.empty()) {
       ValueNet net = load_shared_net(a->luck_net);
