@@ -5,10 +5,11 @@
 // Layout (nn/value_net.h): W1 [in][hidden], b1 [hidden], W2 [hidden][K], b2 [K].
 //
 //   a = b1 + x W1          hidden sums; zero inputs are skipped (gnubg's Evaluate), and
-//                          sums_from_base() adds only the rows of inputs that differ from a
+//                          hidden_sums_from_base() adds only the rows of inputs that differ from a
 //                          base whose sums are known (gnubg's EvaluateFromBase, Stockfish's
 //                          NNUE accumulator): sibling candidates after a roll differ in few slots
-//   h = act(a)             sigmoid / tanh / relu, with a vectorisable exp (|rel. error| < 3e-7)
+//   h = act(a)             sigmoid / tanh / relu, with a vectorisable exp (rel. error < 1e-7
+//                          on [-87, 88], measured against double exp)
 //   z = b2 + h W2          K = 3 or 4 logits, then the head of nn/evaluation.h
 //
 // TD(λ) exactly as nn/td_backend.h documents: one eligibility trace per White-perspective
