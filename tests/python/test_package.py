@@ -61,3 +61,16 @@ def test_pip_install_into_a_target_directory(tmp_path, build_dir):
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].startswith(str(target)) and lines[1] == "4 (197,)"
+
+
+def test_notebooks_are_stored_without_outputs():
+    books = sorted((REPO / "notebooks").glob("*.ipynb"))
+    assert len(books) >= 5
+    import json
+
+    for path in books:
+        nb = json.loads(path.read_text())
+        assert nb["metadata"]["kernelspec"]["name"] == "python3", path.name
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code":
+                assert cell["outputs"] == [] and cell["execution_count"] is None, f"{path.name}: strip the outputs"

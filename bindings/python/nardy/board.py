@@ -7,6 +7,7 @@ itself (``_repr_svg_``). This module writes files and draws games::
     nardy.save_board(pos, "start.svg")
     nardy.save_board(pos, "start.png", arrows="24/18 18/13", title="6-5")
     frames = nardy.board.game_svgs(game)       # one SVG per turn, the move drawn
+    IPython.display.HTML(nardy.board.html_grid(frames[:6], columns=3))   # side by side in Jupyter
 
 PNG needs the ``cairosvg`` package (Debian: python3-cairosvg), imported only when a PNG is asked for.
 """
@@ -19,7 +20,7 @@ from typing import Any, Optional, Union
 
 from nardy import _nardy
 
-__all__ = ["save_board", "board_png", "game_svgs", "turn_svg"]
+__all__ = ["save_board", "board_png", "game_svgs", "turn_svg", "html_grid"]
 
 
 def board_png(position: Any, arrows: Any = None, title: Optional[str] = None, width: int = 640) -> bytes:
@@ -64,6 +65,15 @@ def game_svgs(game: Any, turns: Optional[list[int]] = None, width: int = 480) ->
     if turns is None:
         turns = list(range(len(game.history)))
     return [turn_svg(game, t, width) for t in turns]
+
+
+def html_grid(svgs: list[str], columns: int = 2) -> str:
+    """HTML that lays SVG pictures out in a grid of `columns` (for ``IPython.display.HTML``)."""
+    if columns < 1:
+        raise ValueError(f"columns must be at least 1, got {columns}")
+    cells = "".join(f'<div style="min-width:0">{svg}</div>' for svg in svgs)
+    return (f'<div style="display:grid;grid-template-columns:repeat({columns},1fr);gap:8px">'
+            f"{cells}</div>")
 
 
 def _svg_to_png(svg: str, width: int) -> bytes:

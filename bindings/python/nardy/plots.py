@@ -182,4 +182,8 @@ def candidates(analysis: Any, top: int = 10, title: Optional[str] = None):
 
 
 def _short(spec: str, width: int = 40) -> str:
+    """A label for an agent spec: net:PATH[:options] becomes net:<file name>[:options]."""
+    if spec.startswith("net:"):
+        path, sep, options = spec[4:].partition(":")
+        spec = "net:" + path.rstrip("/").rsplit("/", 1)[-1] + sep + options
     return spec if len(spec) <= width else "…" + spec[-(width - 1):]
