@@ -13,6 +13,21 @@ the rules. Importing the package is light (no torch). Quick tour::
     finished = nardy.random_game(seed=1)       # uniform random moves, reproducible
     print(finished.outcome)
 
+Networks, agents, matches and training (torch-free until you import nardy.torch_interop)::
+
+    x = nardy.encode(positions, encoder="raw")          # NumPy float32 [N, num_inputs]
+    net = nardy.load_checkpoint("runs/default/best.pt") # net.evaluate(positions) -> [N, 5]
+    games = nardy.play("net:runs/default/best.pt", "heuristic", games=10, seed=1)
+    result = nardy.arena("net:runs/default/best.pt:ply=1", "heuristic", games=1000, threads=2)
+    nardy.analyze(pos, 6, 5, agent=net, ply=2); nardy.rollout(pos, trials=1296, agent=net)
+    run = nardy.train({"train": {"games": 20000}}, callback=print)
+    nardy.save_board(pos, "pos.png", arrows="24/13")     # Jupyter draws Position/MoveResult/Game itself
+
+Agents are spec strings ('random', 'heuristic', 'net:PATH[:ply=N]...'), nardy.Agent, ValueNet or
+any Python callable fn(position, dice, moves) -> index. Long calls release the GIL and stop on
+Ctrl-C. Submodules: nardy.plots (matplotlib), nardy.env (NardyEnv, a Gym-style environment),
+nardy.torch_interop (train nets in PyTorch, save them as checkpoints), nardy.board, nardy.runs.
+
 Bad input raises :class:`nardy.NardyError` (a ``ValueError``) with the engine's message.
 """
 
