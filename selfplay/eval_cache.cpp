@@ -17,6 +17,7 @@ EvalCache::EvalCache(int bits) : bits_(bits) {
 
 void EvalCache::clear() {
   for (auto& s : slots_) s = Slot{};
+  generation_ = 1;
   reset_counters();
 }
 

@@ -7,9 +7,15 @@
 // hash collision can only cost a miss, never a wrong value.
 //
 // Layout: 2^bits direct-mapped slots (a new value overwrites whatever held its slot: recent
-// positions are the likely repeats). Each slot is 48 bytes (position 28, depth 1, evaluation
-// 16, padding), so the default 2^16 slots take 3 MB. One cache per agent/thread: not
-// thread-safe, never allocates after construction.
+// positions are the likely repeats). Each slot is 52 bytes (position 28, depth 1, generation 4,
+// evaluation 16, padding), so the default 2^16 slots take 3.4 MB. One cache per agent/thread:
+// not thread-safe, never allocates after construction.
+//
+// Generations: new_generation() empties the cache in O(1) (entries of older generations never
+// hit). Net agents start one per decision, so a decision depends only on its position and
+// roll — never on what the agent evaluated before — which keeps arena and rollout results
+// bit-identical for any thread count (the incremental net forward rounds differently from
+// different parents, so a value cached from another parent could differ in the last bits).
 #pragma once
 
 #include <cstdint>
@@ -31,7 +37,7 @@ class EvalCache {
   bool lookup(const Position& pos, int depth, Evaluation& out) {
     if (slots_.empty()) return ++misses_, false;
     const Slot& s = slots_[index(pos, depth)];
-    if (s.depth == depth && s.position == pos) {
+    if (s.generation == generation_ && s.depth == depth && s.position == pos) {
       out = s.eval;
       ++hits_;
       return true;
@@ -44,7 +50,12 @@ class EvalCache {
     Slot& s = slots_[index(pos, depth)];
     s.position = pos;
     s.depth = static_cast<int8_t>(depth);
+    s.generation = generation_;
     s.eval = eval;
+  }
+  // Forgets every stored value (O(1); a full clear only when the 32-bit counter wraps).
+  void new_generation() {
+    if (++generation_ == 0) clear();
   }
 
   void clear();
@@ -57,6 +68,7 @@ class EvalCache {
   struct Slot {
     Position position;
     int8_t depth = -1;  // -1: empty
+    uint32_t generation = 0;
     Evaluation eval;
   };
   size_t index(const Position& pos, int depth) const {
@@ -67,6 +79,7 @@ class EvalCache {
   int bits_ = 0;
   uint64_t mask_ = 0;
   std::vector<Slot> slots_;
+  uint32_t generation_ = 1;
   uint64_t hits_ = 0, misses_ = 0;
 };
 

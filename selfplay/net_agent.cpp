@@ -68,11 +68,18 @@ NetAgent::NetAgent(const ValueNet& net, const NetAgentOptions& options, const Ru
       search_(evaluator_, rules, search_options(options)) {}
 
 void NetAgent::rank(const Position& pos, const MoveList& moves, std::vector<ScoredMove>& out) {
+  search_.cache().new_generation();
   search_.score_moves(pos, moves, options_.ply, out);
+}
+
+Evaluation NetAgent::evaluate(const Position& pos) {
+  search_.cache().new_generation();
+  return search_.evaluate(pos, options_.ply);
 }
 
 size_t NetAgent::choose(const Position& pos, Dice, const MoveList& moves, Rng& rng) {
   if (moves.size() == 1) return 0;
+  search_.cache().new_generation();
   search_.score_moves(pos, moves, options_.ply, scored_);
   if (options_.noise <= 0) return scored_[0].index;
   // Noise among the candidates valued at the deepest ply (the others were filtered out).

@@ -18,8 +18,11 @@
 // Errors name the spec and the problem: a missing path or file, an unknown option, a bad
 // number or a value out of range.
 //
-// A NetAgent holds its own backend, scratch and cache. Nets loaded from a path are shared
-// between the agents of all threads (read-only); make_net_agent() shares the caller's net.
+// A NetAgent holds its own backend, scratch and cache. The cache lives for one decision (choose,
+// rank, evaluate each start a new cache generation), so the agent's answers depend only on
+// the position and roll, not on its history: arena results are bit-identical for any thread
+// count. Nets loaded from a path are shared between the agents of all threads (read-only);
+// make_net_agent() shares the caller's net.
 #pragma once
 
 #include <memory>
@@ -74,7 +77,7 @@ class NetAgent final : public Agent {
   // (selfplay/search.h Search::score_moves); noise is not applied.
   void rank(const Position& pos, const MoveList& moves, std::vector<ScoredMove>& out);
   // The value of `pos` for its side to move at the agent's ply.
-  Evaluation evaluate(const Position& pos) { return search_.evaluate(pos, options_.ply); }
+  Evaluation evaluate(const Position& pos);
 
   const NetAgentOptions& options() const { return options_; }
   Search& search() { return search_; }

@@ -150,6 +150,7 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn, cons
           else d = opening ? roll_opening(dice_rng, options.rules) : roll_dice(dice_rng);
           generate_moves(p, d, options.rules, moves);
           if (search && (options.luck_turns <= 0 || tr.turns < options.luck_turns)) {
+            search->cache().new_generation();  // values from this turn only: thread-independent
             const Side mover = p.side_to_move();
             const Evaluation expected = search->evaluate(p, 1);        // mover's view, over all rolls
             const Evaluation actual = search->best_static(p, moves).second;  // mover's view

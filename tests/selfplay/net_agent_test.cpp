@@ -162,6 +162,35 @@ TEST(NetAgent, ArenaResultsWithNetsDoNotDependOnThreads) {
   EXPECT_EQ(one.turns, two.turns);
 }
 
+TEST(NetAgent, DecisionsDoNotDependOnTheAgentsHistory) {
+  const ValueNet net = ValueNet::load(checkpoint_path());
+  NetAgentOptions o;
+  o.ply = 1;
+  NetAgent fresh(net, o, Rules{}, "net:fresh"), used(net, o, Rules{}, "net:used");
+  // Given an agent that has already decided many other positions (its cache full of values
+  // reached from other parents),
+  Rng rng(3);
+  for (uint64_t s = 10; s < 40; ++s) {
+    const Position p = random_position(s, 20);
+    const Dice d = roll_dice(rng);
+    MoveList ms = legal_moves(p, d, Rules{});
+    used.choose(p, d, ms, rng);
+  }
+  // when both rank the same roll, then every value agrees to the bit.
+  const Position pos = random_position(7, 26);
+  MoveList moves = legal_moves(pos, Dice{6, 2}, Rules{});
+  std::vector<ScoredMove> a, b;
+  fresh.rank(pos, moves, a);
+  used.rank(pos, moves, b);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].index, b[i].index);
+    EXPECT_EQ(a[i].eval.win, b[i].eval.win);
+    EXPECT_EQ(a[i].eval.win_mars, b[i].eval.win_mars);
+    EXPECT_EQ(a[i].eval.lose_mars, b[i].eval.lose_mars);
+  }
+}
+
 TEST(NetAgent, EvaluateIsFromTheSideToMove) {
   const ValueNet net = ValueNet::load(checkpoint_path());
   NetAgent agent(net, NetAgentOptions{}, Rules{}, "net:test");

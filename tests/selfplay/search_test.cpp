@@ -211,6 +211,21 @@ TEST(EvalCache, NeverReturnsAnotherPositionsValue) {
   EXPECT_THROW(EvalCache(40), Error);
 }
 
+TEST(EvalCache, NewGenerationForgetsEverything) {
+  EvalCache cache(8);
+  const Position a = random_position(1, 12), b = random_position(2, 12);
+  cache.store(a, 0, HashEvaluator::value(a));
+  cache.store(b, 1, HashEvaluator::value(b));
+  Evaluation e;
+  EXPECT_TRUE(cache.lookup(a, 0, e));
+  cache.new_generation();
+  EXPECT_FALSE(cache.lookup(a, 0, e));
+  EXPECT_FALSE(cache.lookup(b, 1, e));
+  cache.store(a, 0, HashEvaluator::value(a));
+  EXPECT_TRUE(cache.lookup(a, 0, e));
+  EXPECT_EQ(e.win, HashEvaluator::value(a).win);
+}
+
 TEST(Search, ExactValuesAtTheEnd) {
   Rules rules;
   // A finished game: White has borne off all, Black none -> Black to move has lost a mars.
