@@ -16,6 +16,8 @@ Analysis analyze_moves(const Position& pos, Dice dice, const std::string& agent_
   if (auto err = pos.validation_error()) throw Error("analyze: invalid position: " + *err);
   if (!dice.valid()) throw Error("analyze: dice must be 1..6");
   if (auto o = game_outcome(pos, options.rules)) throw Error("analyze: the game is over at this position (" + format_outcome(*o) + ")");
+  if (dice.is_double() && pos == Position::start() && options.rules.opening == Opening::NoDoubles)
+    throw Error("analyze: the opening roll is never a double under opening=no_doubles (use --rule opening=any_roll)");
   std::unique_ptr<Agent> agent = make_agent(agent_spec, options.rules);
   MoveList moves = legal_moves(pos, dice, options.rules);
   sort_by_position(moves);

@@ -52,6 +52,8 @@ void add_rollout_command(CLI::App& app) {
     std::string header = format_pos(pos);
     if (after_move) {
       const Dice dice = parse_dice(a->dice);
+      if (dice.is_double() && pos == Position::start() && rules.opening == Opening::NoDoubles)
+        throw Error("rollout: the opening roll is never a double under opening=no_doubles (use --rule opening=any_roll)");
       const MoveResult m = find_move(pos, dice, rules, a->move);
       header += "  after " + format_dice(dice) + " " + format_move(m.move) + " (for the player making it)";
       pos = m.position;
