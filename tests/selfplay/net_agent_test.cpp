@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/game.h"
 #include "selfplay/arena.h"
+#include "selfplay/rollout.h"
 
 namespace nardy {
 namespace {
@@ -189,6 +190,22 @@ TEST(NetAgent, DecisionsDoNotDependOnTheAgentsHistory) {
     EXPECT_EQ(a[i].eval.win_mars, b[i].eval.win_mars);
     EXPECT_EQ(a[i].eval.lose_mars, b[i].eval.lose_mars);
   }
+}
+
+TEST(NetAgent, LuckAdjustedRolloutsDoNotDependOnThreads) {
+  register_net_agents();
+  const std::string spec = "net:" + checkpoint_path();
+  RolloutOptions o;
+  o.trials = 6;
+  o.seed = 2;
+  o.threads = 1;
+  const Position pos = random_position(9, 40);
+  auto maker = [spec] { return make_agent(spec, Rules{}); };
+  const RolloutResult one = rollout(pos, maker, {}, o);
+  EXPECT_TRUE(one.luck_adjusted);  // the net agent brings its own evaluator
+  o.threads = 3;
+  const RolloutResult three = rollout(pos, maker, {}, o);
+  EXPECT_EQ(one.to_json(), three.to_json());
 }
 
 TEST(NetAgent, EvaluateIsFromTheSideToMove) {
