@@ -249,6 +249,7 @@ void bind_rollout(py::module_& m) {
                              "Standard error of the equity")
       .def_readonly("stratified", &RolloutResult::stratified, "First two rolls stratified")
       .def_readonly("luck_adjusted", &RolloutResult::luck_adjusted, "Luck adjustment applied")
+      .def_readonly("luck_turns", &RolloutResult::luck_turns, "Turns per trial with luck adjustment (0: every turn)")
       .def_readonly("agent_spec", &RolloutResult::agent_spec, "The agent that played both sides")
       .def_readonly("evaluator_name", &RolloutResult::evaluator_name, "The luck evaluator ('' if none)")
       .def_readonly("note", &RolloutResult::note, "Why luck adjustment is off, if it is")
@@ -266,7 +267,8 @@ void bind_rollout(py::module_& m) {
       });
 
   m.def("rollout", [](const py::object& pos, int64_t trials, const py::object& agent, const py::int_& seed,
-                      int threads, const py::object& rules, bool stratify, bool luck_adjust, const py::object& luck) {
+                      int threads, const py::object& rules, bool stratify, bool luck_adjust, const py::object& luck,
+                      int luck_turns) {
           const Position p = position_arg(pos);
           RolloutOptions o;
           o.trials = trials;
@@ -275,6 +277,8 @@ void bind_rollout(py::module_& m) {
           o.rules = rules_arg(rules);
           o.stratify = stratify;
           o.luck_adjust = luck_adjust;
+          if (luck_turns < 0) throw Error("rollout: luck_turns must be >= 0 (0 = every turn), got " + std::to_string(luck_turns));
+          o.luck_turns = luck_turns;
           PyAgentPtr a = agent_arg(agent);
           // The luck evaluator: `luck` (a ValueNet or checkpoint path), else the agent's own net.
           std::optional<ValueNet> luck_net;
@@ -296,11 +300,12 @@ void bind_rollout(py::module_& m) {
           return interrupt.run_without_gil([&] { return rollout(p, interruptible_maker(a, o.rules, interrupt), luck_maker, o); });
         }, py::arg("position"), py::arg("trials") = 1296, py::arg("agent") = "heuristic", py::arg("seed") = 1,
         py::arg("threads") = 1, py::arg("rules") = py::none(), py::arg("stratify") = true,
-        py::arg("luck_adjust") = true, py::arg("luck") = py::none(),
+        py::arg("luck_adjust") = true, py::arg("luck") = py::none(), py::arg("luck_turns") = 0,
         "Plays `position` out `trials` times with `agent` on both sides and returns a RolloutResult\n"
-        "(means with standard errors, from the side to move's view). Luck adjustment uses the agent's\n"
-        "net, or `luck` (a ValueNet or checkpoint path) for agents without one. Reproducible for any\n"
-        "thread count; GIL released; Ctrl-C stops it.");
+        "(means with standard errors, from the side to move's view), as `nardy rollout`. Luck adjustment\n"
+        "uses the agent's net, or `luck` (a ValueNet or checkpoint path) for agents without one, on the\n"
+        "first `luck_turns` turns of each trial (0: every turn). Reproducible for any thread count; GIL\n"
+        "released; Ctrl-C stops it.");
 }
 
 }  // namespace

@@ -99,6 +99,9 @@ def test_rollout_equals_cli_and_thread_count(nardy_cli, tmp_path, checkpoint):
     # evaluation (and each thread's cache) round the luck terms differently (the CLI too).
     for k in r1.mean:
         assert r2.mean[k] == pytest.approx(r1.mean[k], abs=1e-6) and r2.se[k] == pytest.approx(r1.se[k], abs=1e-6)
+    nardy_cli("rollout", START.pos, "--trials", 30, "--agent", spec, "--seed", 4, "--luck-turns", 5, "--json", out)
+    r5 = nardy.rollout(START, trials=30, agent=spec, seed=4, luck_turns=5)
+    assert r5.to_dict() == json.loads(out.read_text()) and r5.luck_turns == 5
     # An in-memory net plays and measures luck the same way as its checkpoint.
     r3 = nardy.rollout(START, trials=60, agent=nardy.load_checkpoint(str(checkpoint)), seed=3)
     assert r3.mean == r1.mean and r3.se == r1.se
