@@ -222,11 +222,16 @@ void bind_agent_class(py::module_& m) {
 
   m.def("make_agent", [](const py::object& agent, const py::object& rules) {
           PyAgentPtr a = agent_arg(agent);
-          if (!rules.is_none()) {
-            a->rules = rules_arg(rules);
-            a->instance.reset();
-          }
-          return a;
+          if (rules.is_none()) return a;
+          // A new Agent for these rules (an Agent passed in stays as it was).
+          auto b = std::make_shared<PyAgent>();
+          b->spec = a->spec;
+          b->make = a->make;
+          b->net = a->net;
+          b->net_options = a->net_options;
+          b->callable = a->callable;
+          b->rules = rules_arg(rules);
+          return b;
         }, py::arg("spec"), py::arg("rules") = py::none(),
         "An Agent from a spec ('random', 'heuristic', 'net:PATH[:ply=N][:noise=S][:filter=K,D]"
         "[:cache=B][:backend=NAME]'),\na ValueNet or a callable. `rules` is what Agent.choose() plays "

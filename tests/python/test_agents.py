@@ -20,6 +20,12 @@ def test_make_agent_specs(checkpoint):
     assert nardy.make_agent("heuristic").net is None and not nardy.make_agent("random").has_net
     net_agent = nardy.make_agent(f"net:{checkpoint}")
     assert net_agent.has_net and net_agent.net.shape["hidden"] == [16]
+    # Rules: with head_exception=none only one checker leaves the head on 6-6.
+    start = Position.start()
+    strict = nardy.make_agent(net_agent, rules={"head_exception": "none"})
+    assert strict is not net_agent and strict.spec == net_agent.spec
+    assert strict.choose(start, 6, 6).notation == "24/18"
+    assert net_agent.choose(start, 6, 6).notation == "24/18(2)"  # RULES.md default: the exception
 
 
 @pytest.mark.parametrize("spec, message", [
