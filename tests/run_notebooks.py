@@ -4,7 +4,8 @@
     NARDY_NOTEBOOK_BUDGET=small PYTHONPATH=build/python /usr/bin/python3 tests/run_notebooks.py notebooks/*.ipynb
 
 Each notebook runs with `jupyter nbconvert --execute --to notebook` in a fresh temporary
-directory (runs, checkpoints and pictures they write land there) on the `python3` kernel of
+directory (training runs, via NARDY_RUNS unless it is set, and any files they write land there)
+on the `python3` kernel of
 /usr/bin/python3, with PYTHONPATH and NARDY_NOTEBOOK_BUDGET passed through. The executed copies
 go to a temporary output directory (or --output-dir); the notebooks in git stay without
 outputs. Prints one line per notebook and a closing "N passed, M failed" line; the exit status
@@ -45,7 +46,8 @@ def run(notebook: pathlib.Path, out_dir: pathlib.Path, timeout_s: int, env: dict
                f"--ExecutePreprocessor.timeout={timeout_s}",
                "--output-dir", str(out_dir), "--output", notebook.stem + ".executed",
                str(notebook.resolve())]
-        proc = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True)
+        proc = subprocess.run(cmd, cwd=work, env={"NARDY_RUNS": os.path.join(work, "runs"), **env},
+                              capture_output=True, text=True)
     elapsed = time.monotonic() - start
     executed = out_dir / (notebook.stem + ".executed.ipynb")
     if proc.returncode != 0:

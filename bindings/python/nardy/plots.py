@@ -125,6 +125,7 @@ def arena_results(results: Union[Mapping[str, Any], Iterable[Any]], title: str =
     ax.set_yticks(ys)
     ax.set_yticklabels([k for k, _ in items])
     ax.axvline(0, color="grey", lw=0.8)
+    ax.invert_yaxis()  # first result on top
     ax.set_xlabel("A's points per game (95% CI, mirrored pairs)")
     ax.set_title(title)
     fig.tight_layout()
