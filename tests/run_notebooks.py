@@ -5,8 +5,8 @@
 
 Each notebook runs with `jupyter nbconvert --execute --to notebook` in a fresh temporary
 directory (training runs, via NARDY_RUNS unless it is set, and any files they write land there)
-on the `python3` kernel of
-/usr/bin/python3, with PYTHONPATH and NARDY_NOTEBOOK_BUDGET passed through. The executed copies
+on the `python3` kernel of /usr/bin/python3, with PYTHONPATH and NARDY_NOTEBOOK_BUDGET passed
+through. The executed copies
 go to a temporary output directory (or --output-dir); the notebooks in git stay without
 outputs. Prints one line per notebook and a closing "N passed, M failed" line; the exit status
 is 1 if any failed.
