@@ -217,7 +217,8 @@ void bind_tournament(py::module_& m) {
         }, py::arg("players"), py::arg("games") = 200, py::arg("threads") = 1, py::arg("seed") = 1,
         py::arg("rules") = py::none(), py::arg("progress") = py::none(),
         "A round robin between agent specs (a run directory expands to its ckpt-*.pt checkpoints),\n"
-        "`games` mirrored games per pairing; same as `nardy tournament`. progress(k, n, ArenaResult) is\n"
+        "`games` mirrored games per pairing; same as `nardy tournament`. Players are specs (an Agent\n"
+        "counts by its spec), so Python callables and in-memory nets cannot play: use arena() for them. progress(k, n, ArenaResult) is\n"
         "called after each match. Ctrl-C stops it after the current match. Returns TournamentResult.");
 }
 
