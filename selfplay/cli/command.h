@@ -36,4 +36,9 @@ Rules rules_from(const std::vector<std::string>& assignments);
 // POS arguments may arrive as one quoted argument ("... w") or as two (counts, side).
 std::string join_pos_args(const std::vector<std::string>& args, size_t count_before_rest);
 
+// The tool's description (top of --help) and the common parse/dispatch: CLI11 help exits 0,
+// argument errors and nardy::Error print a message and give status 2.
+extern const char* kAppDescription;
+int run_app(CLI::App& app, int argc, char** argv);
+
 }  // namespace nardy::cli
