@@ -80,6 +80,8 @@ Analysis analyze(const py::object& pos, int d1, int d2, const py::object& agent,
   const Rules r = rules_arg(rules);
   if (auto o = game_outcome(p, r)) throw Error("analyze: the game is over at this position (" + format_outcome(*o) + ")");
   const Dice dice = make_dice(d1, d2);
+  if (dice.is_double() && p == Position::start() && r.opening == Opening::NoDoubles)
+    throw Error("analyze: the opening roll is never a double under opening=no_doubles (use rules={'opening': 'any_roll'})");
   if (trials < 1) throw Error("analyze: trials must be at least 1 (got " + std::to_string(trials) + ")");
   if (threads < 1) throw Error("analyze: threads must be at least 1 (got " + std::to_string(threads) + ")");
   const uint64_t s = seed_arg(seed);

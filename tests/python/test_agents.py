@@ -159,6 +159,16 @@ def test_analyze_values(checkpoint):
     assert ro.method.startswith("rollouts") and all(m.ply == -1 and m.equity_se >= 0 for m in ro)
 
 
+def test_analyze_opening_double(nardy_cli, tmp_path, checkpoint):
+    with pytest.raises(NardyError, match="opening roll is never a double under opening=no_doubles"):
+        nardy.analyze(START, 6, 6, agent=f"net:{checkpoint}")
+    out = tmp_path / "a.json"
+    nardy_cli("analyze", START.pos, 4, 4, "--agent", f"net:{checkpoint}:ply=1", "--rule", "opening=any_roll",
+              "--json", out)
+    got = nardy.analyze(START, 4, 4, agent=f"net:{checkpoint}:ply=1", rules={"opening": "any_roll"})
+    assert got.to_dict() == json.loads(out.read_text())
+
+
 def test_analyze_errors(checkpoint):
     with pytest.raises(NardyError, match="needs a net agent"):
         nardy.analyze(MID, 6, 5, agent="heuristic", ply=1)

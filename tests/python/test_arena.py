@@ -94,11 +94,7 @@ def test_rollout_equals_cli_and_thread_count(nardy_cli, tmp_path, checkpoint):
     assert r1.to_dict() == json.loads(out.read_text())
     assert r1.luck_adjusted and r1.evaluator_name.startswith("net/")
     r2 = nardy.rollout(START, trials=60, agent=spec, seed=3, threads=3)
-    assert r2.raw_mean == r1.raw_mean and r2.raw_se == r1.raw_se
-    # The luck-adjusted figures agree to float precision only: the fast kernels' incremental
-    # evaluation (and each thread's cache) round the luck terms differently (the CLI too).
-    for k in r1.mean:
-        assert r2.mean[k] == pytest.approx(r1.mean[k], abs=1e-6) and r2.se[k] == pytest.approx(r1.se[k], abs=1e-6)
+    assert r2.to_json() == r1.to_json()  # bit-identical for any thread count
     nardy_cli("rollout", START.pos, "--trials", 30, "--agent", spec, "--seed", 4, "--luck-turns", 5, "--json", out)
     r5 = nardy.rollout(START, trials=30, agent=spec, seed=4, luck_turns=5)
     assert r5.to_dict() == json.loads(out.read_text()) and r5.luck_turns == 5
