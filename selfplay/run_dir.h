@@ -49,8 +49,9 @@ struct RunState {
 
 class RunDir {
  public:
-  // Creates <path> (and parents) for a new run. Throws Error if it already holds a run
-  // (a state.json or a config.yaml), suggesting --resume.
+  // Creates <path> (and parents) for a new run. Throws Error if it already holds a run (a
+  // state.json), suggesting --resume. A directory left by an attempt that was killed before
+  // its first checkpoint (no state.json) is reused: its metrics and .pt files are removed.
   static RunDir create(const std::string& path);
   // Opens an existing run for resuming. Throws Error if there is no state.json.
   static RunDir open(const std::string& path);

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <condition_variable>
 #include <exception>
-#include <filesystem>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -416,8 +415,6 @@ TrainResult train(const TrainConfig& config, const TrainCallbacks& callbacks) {
   // Fail on a backend/shape mismatch before anything is written.
   { TdSelfPlayer probe(net, config.rules, config.net.backend, static_cast<float>(config.td.lambda)); }
   write_file_atomic(dir.config_path(), "# Resolved config of this run (written by nardy train; every key).\n" + to_yaml(config));
-  std::error_code ec;
-  std::filesystem::remove(dir.metrics_path(), ec);  // from an earlier attempt that never checkpointed
   Trainer trainer(config, std::move(dir), std::move(net), RunState{}, callbacks);
   return trainer.run();
 }

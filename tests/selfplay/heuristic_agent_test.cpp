@@ -46,7 +46,8 @@ TEST(HeuristicAgent, IsDeterministic) {
 }
 
 TEST(HeuristicAgent, BeatsRandomInAtLeast90PercentOfGames) {
-  // 400 mirrored games, fixed seed. Measured when written: about 95% wins, +1.37 points/game.
+  // 400 mirrored games, fixed seed. Measured when written: 96.0% wins, +1.40 points/game
+  // [+1.34, +1.47] (nardy eval heuristic random --games 400 --seed 20240601).
   ArenaOptions options;
   options.games = 400;
   options.seed = 20240601;

@@ -62,6 +62,18 @@ TEST_F(RunDirTest, CreateRefusesAnExistingRunAndOpenNeedsState) {
   EXPECT_EQ(RunDir::open(d.path() + "/").path(), d.path());
 }
 
+TEST_F(RunDirTest, CreateReusesAnAttemptKilledBeforeItsFirstCheckpoint) {
+  // Given a directory with a config, metrics and a stray checkpoint but no state.json,
+  RunDir d = RunDir::create((root_ / "run").string());
+  std::ofstream(d.config_path()) << "run: {name: run}\n";
+  d.append_metrics("{\"games\":100}");
+  std::ofstream(d.file("ckpt-100.pt")) << "x";
+  // when a new run is created there, then the leftovers are gone.
+  RunDir again = RunDir::create(d.path());
+  EXPECT_TRUE(again.metrics_lines().empty());
+  EXPECT_TRUE(again.checkpoint_games().empty());
+}
+
 TEST_F(RunDirTest, StateRoundTripsWithAndWithoutBest) {
   RunDir d = RunDir::create((root_ / "run").string());
   RunState s;
