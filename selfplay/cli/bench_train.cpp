@@ -9,7 +9,7 @@ namespace nardy::cli {
 
 void add_bench_train_command(CLI::App& bench) {
   struct Args {
-    long games = 300;
+    long games = 1000;
     long libtorch_games = 0;
     std::string backend = "both";
     std::string encoder = "raw";
