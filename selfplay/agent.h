@@ -44,6 +44,10 @@ class RandomAgent final : public Agent {
 // unknown kind or a bad option.
 std::unique_ptr<Agent> make_agent(std::string_view spec, const Rules& rules);
 
+// A factory of fresh agents, one per worker thread (run_arena, rollout, analyze_moves). Must be
+// callable from any thread.
+using AgentMaker = std::function<std::unique_ptr<Agent>()>;
+
 // Extension point: a library layer that knows more agent kinds (e.g. "net") registers a
 // factory for a spec prefix. The factory receives the text after "prefix:".
 using AgentFactory = std::function<std::unique_ptr<Agent>(std::string_view args, const Rules&)>;

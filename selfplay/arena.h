@@ -15,6 +15,11 @@
 // CI come from the per-pair scores (each game 1 / 0.5 / 0, averaged over the pair) through
 // elo_from_score(). The SPRT (if requested) runs on those pair scores after every pair, in
 // pair order, so its stopping point — and the whole result — is the same for any T.
+//
+// Stopping on request (`should_stop`, selfplay/stop.h): polled before every pair and, through
+// the agents, before every move. Once it returns true no pair starts, the pairs being played
+// are abandoned, and the result covers the pairs finished from pair 0 on without a gap (so it
+// equals the first pairs of the full match) with `stopped` set.
 #pragma once
 
 #include <cstdint>
@@ -28,10 +33,9 @@
 #include "core/random.h"
 #include "core/rules.h"
 #include "selfplay/agent.h"
+#include "selfplay/stop.h"
 
 namespace nardy {
-
-using AgentMaker = std::function<std::unique_ptr<Agent>()>;
 
 struct SprtOptions {
   double elo0 = 0, elo1 = 5;  // H0: elo <= elo0, H1: elo >= elo1
@@ -47,6 +51,8 @@ struct ArenaOptions {
   std::optional<SprtOptions> sprt;  // stop early with a verdict
   // Called from worker threads after each finished pair (may be empty).
   std::function<void(int64_t games_done)> progress;
+  // ---- Extensions ----
+  ShouldStop should_stop;  // see the header comment; empty: never stops
 };
 
 struct ArenaResult {
@@ -69,6 +75,7 @@ struct ArenaResult {
   std::string a_spec, b_spec;          // spec() of the agents
   std::optional<SprtOptions> sprt;     // the test that was run, if any
   double sprt_llr = 0, sprt_lower = 0, sprt_upper = 0;  // final LLR and Wald bounds
+  bool stopped = false;                // should_stop ended the match early
 
   // JSON object with every field above (nlohmann-json); infinite CI ends (one pair) are null.
   std::string to_json() const;

@@ -40,14 +40,6 @@ void NetEvaluator::evaluate(const Position& base, std::span<const Position> posi
 
 namespace {
 
-SearchOptions search_options(const NetAgentOptions& o) {
-  SearchOptions s;
-  s.filter_keep = o.filter_keep;
-  s.filter_delta = o.filter_delta;
-  s.cache_bits = o.cache_bits;
-  return s;
-}
-
 void check_options(const NetAgentOptions& o, const std::string& spec) {
   auto fail = [&](const std::string& what) { throw Error("agent '" + spec + "': " + what); };
   if (o.ply < 0 || o.ply > 4) fail("ply must be 0..4 (got " + std::to_string(o.ply) + ")");
@@ -61,11 +53,32 @@ void check_options(const NetAgentOptions& o, const std::string& spec) {
 
 }  // namespace
 
+SearchOptions net_search_options(const NetAgentOptions& o) {
+  SearchOptions s;
+  s.filter_keep = o.filter_keep;
+  s.filter_delta = o.filter_delta;
+  s.cache_bits = o.cache_bits;
+  return s;
+}
+
+size_t choose_scored(const std::vector<ScoredMove>& scored, double noise, Rng& rng) {
+  if (noise <= 0) return scored[0].index;
+  // Noise among the candidates valued at the deepest ply (the others were filtered out).
+  size_t best = scored[0].index;
+  double best_value = -1e300;
+  for (const auto& s : scored) {
+    if (s.ply != scored[0].ply) break;
+    const double v = s.equity() + noise * gaussian(rng);
+    if (v > best_value) best_value = v, best = s.index;
+  }
+  return best;
+}
+
 NetAgent::NetAgent(const ValueNet& net, const NetAgentOptions& options, const Rules& rules, std::string spec)
     : options_((check_options(options, spec), options)),
       spec_(std::move(spec)),
       evaluator_(net, options.backend),
-      search_(evaluator_, rules, search_options(options)) {}
+      search_(evaluator_, rules, net_search_options(options)) {}
 
 void NetAgent::rank(const Position& pos, const MoveList& moves, std::vector<ScoredMove>& out) {
   search_.cache().new_generation();
@@ -81,16 +94,7 @@ size_t NetAgent::choose(const Position& pos, Dice, const MoveList& moves, Rng& r
   if (moves.size() == 1) return 0;
   search_.cache().new_generation();
   search_.score_moves(pos, moves, options_.ply, scored_);
-  if (options_.noise <= 0) return scored_[0].index;
-  // Noise among the candidates valued at the deepest ply (the others were filtered out).
-  size_t best = scored_[0].index;
-  double best_value = -1e300;
-  for (const auto& s : scored_) {
-    if (s.ply != scored_[0].ply) break;
-    const double v = s.equity() + options_.noise * gaussian(rng);
-    if (v > best_value) best_value = v, best = s.index;
-  }
-  return best;
+  return choose_scored(scored_, options_.noise, rng);
 }
 
 std::unique_ptr<Agent> make_net_agent(const ValueNet& net, const NetAgentOptions& options, const Rules& rules,

@@ -91,6 +91,14 @@ class NetAgent final : public Agent {
   std::vector<ScoredMove> scored_;
 };
 
+// The search options (move filter, cache) of a NetAgent with `options`.
+SearchOptions net_search_options(const NetAgentOptions& options);
+
+// The choice NetAgent::choose makes among `scored` (Search::score_moves' output for a roll,
+// best first, non-empty): the best; with noise > 0, among the candidates valued at the
+// deepest ply, the best after adding noise·N(0, 1) drawn from `rng` to each one's equity.
+size_t choose_scored(const std::vector<ScoredMove>& scored, double noise, Rng& rng);
+
 // A greedy or searching agent on `net` (shared, not copied: keep it alive and unchanged while
 // the agent plays, or pass a clone()). Throws Error on options out of range.
 std::unique_ptr<Agent> make_net_agent(const ValueNet& net, const NetAgentOptions& options,
