@@ -123,6 +123,7 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b, const 
   std::atomic<int64_t> next{0};
   std::atomic<int64_t> stop_at{pairs};  // pairs at and beyond this index are not needed
   std::atomic<int64_t> games_done{0};
+  std::atomic<bool> stopped{false};
   std::exception_ptr error;
   std::string a_spec, b_spec;
   // In-order SPRT state (guarded by `mutex`).
@@ -130,10 +131,18 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b, const 
   double sum = 0, sum_sq = 0;
   const SprtBounds bounds = options.sprt ? sprt_bounds(options.sprt->alpha, options.sprt->beta) : SprtBounds{};
 
+  // Agents that poll the hook before every move (the factories' own when there is no hook).
+  const AgentMaker player_a = stoppable_maker(make_a, options.should_stop);
+  const AgentMaker player_b = stoppable_maker(make_b, options.should_stop);
+  auto stop_requested = [&] {
+    if (!stopped.load() && options.should_stop && options.should_stop()) stopped.store(true);
+    return stopped.load();
+  };
+
   auto worker = [&](int thread_index) {
     try {
-      std::unique_ptr<Agent> a = make_a();
-      std::unique_ptr<Agent> b = make_b();
+      std::unique_ptr<Agent> a = player_a();
+      std::unique_ptr<Agent> b = player_b();
       if (!a || !b) throw Error("arena: an agent factory returned no agent");
       if (thread_index == 0) {
         std::lock_guard lock(mutex);
@@ -141,9 +150,16 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b, const 
         b_spec = b->spec();
       }
       for (;;) {
+        if (stop_requested()) break;
         const int64_t i = next.fetch_add(1);
         if (i >= stop_at.load()) break;
-        PairPlay play = play_pair(*a, *b, options.rules, options.seed, i);
+        PairPlay play;
+        try {
+          play = play_pair(*a, *b, options.rules, options.seed, i);
+        } catch (const Stopped&) {
+          stopped.store(true);  // pair i is abandoned
+          break;
+        }
         {
           std::lock_guard lock(mutex);
           slots[static_cast<size_t>(i)] = Slot{play, true};
@@ -176,7 +192,10 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b, const 
   for (auto& t : pool) t.join();
   if (error) std::rethrow_exception(error);
 
-  const int64_t used = stop_at.load();
+  // The finished pairs from pair 0 on: all that were needed, unless a stop left a gap.
+  const int64_t needed = stop_at.load();
+  int64_t used = 0;
+  while (used < needed && slots[static_cast<size_t>(used)].done) ++used;
   std::vector<int> game_points;
   game_points.reserve(static_cast<size_t>(2 * used));
   int64_t turns = 0;
@@ -190,6 +209,7 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b, const 
   r.turns = turns;
   r.a_spec = a_spec;
   r.b_spec = b_spec;
+  r.stopped = used < needed;
   return r;
 }
 
@@ -230,6 +250,7 @@ std::string ArenaResult::to_json() const {
                  {"beta", sprt->beta},      {"llr", sprt_llr},      {"lower", sprt_lower},
                  {"upper", sprt_upper},     {"verdict", sprt_verdict}};
   }
+  j["stopped"] = stopped;
   j["pair_points"] = pair_points;
   j["game_points"] = game_points;
   return j.dump(2);
@@ -260,6 +281,7 @@ std::string ArenaResult::to_text() const {
                   sprt_verdict.c_str());
     s += buf;
   }
+  if (stopped) s += "stopped on request: the figures cover the games above\n";
   return s;
 }
 

@@ -30,6 +30,18 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
+// Each player's points and games over all its matches.
+void player_totals(const TournamentResult& t, std::vector<double>& points, std::vector<double>& games) {
+  points.assign(t.players.size(), 0);
+  games.assign(t.players.size(), 0);
+  for (const auto& m : t.matches) {
+    points[static_cast<size_t>(m.a)] += m.result.a_points;
+    points[static_cast<size_t>(m.b)] -= m.result.a_points;
+    games[static_cast<size_t>(m.a)] += static_cast<double>(m.result.games);
+    games[static_cast<size_t>(m.b)] += static_cast<double>(m.result.games);
+  }
+}
+
 }  // namespace
 
 std::pair<double, double> match_elo(const ArenaResult& r) {
@@ -77,17 +89,20 @@ TournamentResult run_tournament(const std::vector<std::string>& players, const T
   const int total = n * (n - 1) / 2;
   int k = 0;
   std::vector<PairwiseResult> pairwise;
-  for (int i = 0; i < n; ++i) {
-    for (int j = i + 1; j < n; ++j, ++k) {
+  for (int i = 0; i < n && !t.stopped; ++i) {
+    for (int j = i + 1; j < n && !t.stopped; ++j, ++k) {
       ArenaOptions o;
       o.games = options.games;
       o.threads = options.threads;
       o.seed = options.seed + static_cast<uint64_t>(k);
       o.rules = options.rules;
+      o.should_stop = options.should_stop;
       TournamentMatch m;
       m.a = i;
       m.b = j;
       m.result = run_arena(players[static_cast<size_t>(i)], players[static_cast<size_t>(j)], o);
+      t.stopped = m.result.stopped;
+      if (m.result.games == 0) break;  // stopped before its first pair: not a match
       std::tie(m.elo, m.elo_se) = match_elo(m.result);
       pairwise.push_back(PairwiseResult{i, j, m.elo, m.elo_se});
       t.matches.push_back(std::move(m));
@@ -104,15 +119,14 @@ std::string TournamentResult::to_text() const {
   const int n = static_cast<int>(players.size());
   std::vector<int> order(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) order[static_cast<size_t>(i)] = i;
-  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return ratings[static_cast<size_t>(x)].elo > ratings[static_cast<size_t>(y)].elo; });
-  // Points per game of each player over all its games.
-  std::vector<double> pts(static_cast<size_t>(n), 0), games(static_cast<size_t>(n), 0);
-  for (const auto& m : matches) {
-    pts[static_cast<size_t>(m.a)] += m.result.a_points;
-    pts[static_cast<size_t>(m.b)] -= m.result.a_points;
-    games[static_cast<size_t>(m.a)] += static_cast<double>(m.result.games);
-    games[static_cast<size_t>(m.b)] += static_cast<double>(m.result.games);
-  }
+  // Best first; unrated players (NaN: no games, after a stop) last.
+  auto key = [&](int x) {
+    const double elo = ratings[static_cast<size_t>(x)].elo;
+    return std::isnan(elo) ? -INFINITY : elo;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return key(x) > key(y); });
+  std::vector<double> pts, games;
+  player_totals(*this, pts, games);
   s += "ratings (Elo from pairwise win rates by weighted least squares, anchored at player 1 = 0):\n";
   std::snprintf(buf, sizeof buf, "%4s %8s %7s %19s %8s %7s  %s\n", "rank", "elo", "se", "95% CI", "pts/game", "games", "player");
   s += buf;
@@ -131,19 +145,19 @@ std::string TournamentResult::to_text() const {
                   m.result.ci95_high, m.elo, 1.96 * m.elo_se);
     s += buf;
   }
+  if (stopped) {
+    const size_t n_matches = players.size() * (players.size() - 1) / 2;
+    s += "stopped on request after " + std::to_string(matches.size()) + " of " + std::to_string(n_matches) +
+         " matches (the last one possibly cut short)\n";
+  }
   return s;
 }
 
 std::string TournamentResult::to_csv() const {
   std::string s = "player,spec,elo,elo_se,elo_ci95_low,elo_ci95_high,points_per_game,games\n";
   const size_t n = players.size();
-  std::vector<double> pts(n, 0), games(n, 0);
-  for (const auto& m : matches) {
-    pts[static_cast<size_t>(m.a)] += m.result.a_points;
-    pts[static_cast<size_t>(m.b)] -= m.result.a_points;
-    games[static_cast<size_t>(m.a)] += static_cast<double>(m.result.games);
-    games[static_cast<size_t>(m.b)] += static_cast<double>(m.result.games);
-  }
+  std::vector<double> pts, games;
+  player_totals(*this, pts, games);
   char buf[256];
   for (size_t i = 0; i < n; ++i) {
     const Rating& r = ratings[i];
@@ -174,6 +188,7 @@ std::string TournamentResult::to_json() const {
     mj["rating_elo_se"] = m.elo_se;
     j["matches"].push_back(mj);
   }
+  j["stopped"] = stopped;
   return j.dump(2);
 }
 

@@ -10,6 +10,12 @@
 // (selfplay/stats.h least_squares_ratings) with the first player anchored at 0; their CIs are
 // ± 1.96 se. Points per game (the equity scale) are reported beside Elo in the cross table.
 //
+// Stopping on request (`should_stop`, selfplay/stop.h): the hook goes to every match, so the
+// match being played ends after the pairs finished so far (ArenaOptions::should_stop) and no
+// further match starts. The result then holds the matches played (a stopped match with at
+// least one pair counts with its pairs), ratings from those (players without a game get
+// NaN), and `stopped`.
+//
 // Players may be given as a run directory: it expands to net:DIR/ckpt-*.pt, ordered by the
 // number in the name (ckpt-2 before ckpt-10).
 #pragma once
@@ -31,6 +37,8 @@ struct TournamentOptions {
   Rules rules;
   // Called after each finished match (k of n) from the calling thread (may be empty).
   std::function<void(int k, int n, const ArenaResult&)> progress;
+  // ---- Extensions ----
+  ShouldStop should_stop;  // see the header comment; empty: never stops
 };
 
 struct TournamentMatch {
@@ -43,6 +51,7 @@ struct TournamentResult {
   std::vector<std::string> players;
   std::vector<TournamentMatch> matches;
   std::vector<Rating> ratings;  // per player, anchored at player 0
+  bool stopped = false;         // should_stop ended it before every match was played
   std::string to_text() const;  // ratings table (best first) and a cross table
   std::string to_csv() const;   // one row per player
   std::string to_json() const;

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -178,6 +179,85 @@ TEST(Arena, SprtOnEqualAgentsIsNotH1Quickly) {
   o.sprt = SprtOptions{0, 30, 0.05, 0.05};
   ArenaResult r = run_arena(random_agent(), random_agent(), o);
   EXPECT_NE(r.sprt_verdict, "H1");
+}
+
+// The first `pairs` pairs of a finished match, as arena_statistics reports them.
+ArenaResult first_pairs(const ArenaResult& full, int64_t pairs) {
+  const std::vector<int> g(full.game_points.begin(), full.game_points.begin() + 2 * pairs);
+  return arena_statistics(g, std::nullopt);
+}
+
+// Statistics a stopped match must share with the same pairs of an unstopped one.
+void expect_same_statistics(const ArenaResult& stopped, const ArenaResult& expected) {
+  EXPECT_EQ(stopped.games, expected.games);
+  EXPECT_EQ(stopped.pairs, expected.pairs);
+  EXPECT_EQ(stopped.game_points, expected.game_points);
+  EXPECT_EQ(stopped.pair_points, expected.pair_points);
+  EXPECT_EQ(stopped.a_wins + stopped.b_wins + stopped.draws, stopped.games);
+  EXPECT_EQ(stopped.a_wins, expected.a_wins);
+  EXPECT_EQ(stopped.b_wins, expected.b_wins);
+  EXPECT_DOUBLE_EQ(stopped.a_points, expected.a_points);
+  EXPECT_DOUBLE_EQ(stopped.a_points_per_game, expected.a_points_per_game);
+  EXPECT_DOUBLE_EQ(stopped.ci95_low, expected.ci95_low);
+  EXPECT_DOUBLE_EQ(stopped.ci95_high, expected.ci95_high);
+  EXPECT_DOUBLE_EQ(stopped.elo, expected.elo);
+}
+
+TEST(Arena, AStopAfterKPairsReportsThoseKPairs) {
+  ArenaOptions o;
+  o.games = 40;
+  o.seed = 21;
+  const ArenaResult full = run_arena(racer(), random_agent(), o);
+  ASSERT_FALSE(full.stopped);
+  // Given a hook that asks to stop once 6 pairs (12 games) have finished, on one thread,
+  // when the match runs, then it plays exactly those 6 pairs and reports them.
+  std::atomic<int64_t> games_done{0};
+  o.progress = [&](int64_t done) { games_done = done; };
+  o.should_stop = [&] { return games_done.load() >= 12; };
+  const ArenaResult stopped = run_arena(racer(), random_agent(), o);
+  EXPECT_TRUE(stopped.stopped);
+  EXPECT_EQ(stopped.games, 12);
+  expect_same_statistics(stopped, first_pairs(full, 6));
+  EXPECT_EQ(stopped.a_spec, "test-racer");
+  EXPECT_GT(stopped.turns, 0);
+  EXPECT_LT(stopped.turns, full.turns);
+  EXPECT_TRUE(nlohmann::json::parse(stopped.to_json())["stopped"].get<bool>());
+  EXPECT_NE(stopped.to_text().find("stopped on request"), std::string::npos);
+}
+
+TEST(Arena, AStopMidPairDropsThatPairOnAnyThreadCount) {
+  ArenaOptions o;
+  o.games = 60;
+  o.seed = 4;
+  const ArenaResult full = run_arena(racer(), random_agent(), o);
+  for (int threads : {1, 3}) {
+    // Given a hook that turns true at its 500th poll — the agents poll it before every move,
+    // so inside some pair — when the match runs, then the result is a gap-free run of
+    // finished pairs from pair 0: the first pairs of the full match.
+    o.threads = threads;
+    std::atomic<int> polls{0};
+    o.should_stop = [&] { return polls.fetch_add(1) >= 500; };
+    const ArenaResult stopped = run_arena(racer(), random_agent(), o);
+    EXPECT_TRUE(stopped.stopped) << threads;
+    EXPECT_EQ(stopped.games % 2, 0);
+    EXPECT_LT(stopped.games, full.games);
+    expect_same_statistics(stopped, first_pairs(full, stopped.pairs));
+  }
+  // A hook that never fires changes nothing.
+  o.should_stop = [] { return false; };
+  const ArenaResult unstopped = run_arena(racer(), random_agent(), o);
+  EXPECT_FALSE(unstopped.stopped);
+  EXPECT_EQ(unstopped.to_json(), full.to_json());
+}
+
+TEST(Arena, AStopBeforeTheFirstPairPlaysNothing) {
+  ArenaOptions o;
+  o.games = 10;
+  o.should_stop = [] { return true; };
+  const ArenaResult r = run_arena(racer(), random_agent(), o);
+  EXPECT_TRUE(r.stopped);
+  EXPECT_EQ(r.games, 0);
+  EXPECT_TRUE(r.game_points.empty());
 }
 
 TEST(Arena, BadOptionsAndSpecsAreClearErrors) {

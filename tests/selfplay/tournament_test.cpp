@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -66,6 +67,55 @@ TEST(Tournament, RunDirectoriesExpandToCheckpointsInNumericOrder) {
   std::filesystem::create_directories(empty);
   EXPECT_THROW(expand_tournament_players({empty.string()}), Error);
   std::filesystem::remove_all(dir);
+}
+
+TEST(Tournament, AStopBetweenMatchesKeepsTheMatchesPlayed) {
+  // Given a hook that asks to stop once the first match has finished, when a three-player
+  // round robin runs, then only match (0, 1) is played, in full, and player 2 has no rating.
+  TournamentOptions o;
+  o.games = 20;
+  o.seed = 5;
+  int matches_done = 0;
+  o.progress = [&](int k, int, const ArenaResult&) { matches_done = k; };
+  o.should_stop = [&] { return matches_done >= 1; };
+  const TournamentResult t = run_tournament({"random", "heuristic", "random"}, o);
+  EXPECT_TRUE(t.stopped);
+  ASSERT_EQ(t.matches.size(), 1u);
+  EXPECT_EQ(t.matches[0].result.games, 20);
+  EXPECT_FALSE(t.matches[0].result.stopped);
+  ASSERT_EQ(t.ratings.size(), 3u);
+  EXPECT_EQ(t.ratings[0].elo, 0);
+  EXPECT_NEAR(t.ratings[1].elo, -t.matches[0].elo, 1e-9);  // r_a - r_b = elo of a over b
+  EXPECT_TRUE(std::isnan(t.ratings[2].elo));
+  EXPECT_NE(t.to_text().find("stopped on request after 1 of 3 matches"), std::string::npos);
+  EXPECT_TRUE(nlohmann::json::parse(t.to_json())["stopped"].get<bool>());
+}
+
+TEST(Tournament, AStopInsideAMatchKeepsItsFinishedPairs) {
+  // Given a hook that fires at the 200th poll after the first match (agents poll before every
+  // move), when the round robin runs, then the second match ends early with the first pairs
+  // of the same match played in full, and nothing after it is played.
+  TournamentOptions o;
+  o.games = 40;
+  o.seed = 8;
+  bool first_done = false;
+  int polls = 0;
+  o.progress = [&](int k, int, const ArenaResult&) { first_done = first_done || k == 1; };
+  o.should_stop = [&] { return first_done && ++polls > 200; };
+  const TournamentResult t = run_tournament({"heuristic", "random", "random"}, o);
+  EXPECT_TRUE(t.stopped);
+  ASSERT_EQ(t.matches.size(), 2u);
+  const ArenaResult& cut = t.matches[1].result;
+  EXPECT_TRUE(cut.stopped);
+  EXPECT_GT(cut.games, 0);
+  EXPECT_LT(cut.games, 40);
+  ArenaOptions a;
+  a.games = 40;
+  a.seed = 8 + 1;  // pairing (0, 2) is k = 1
+  const ArenaResult full = run_arena(std::string("heuristic"), std::string("random"), a);
+  const std::vector<int> prefix(full.game_points.begin(), full.game_points.begin() + cut.games);
+  EXPECT_EQ(cut.game_points, prefix);
+  EXPECT_TRUE(std::isfinite(t.ratings[2].elo));  // rated from the pairs it played
 }
 
 TEST(Tournament, NeedsTwoValidPlayers) {
