@@ -1,28 +1,37 @@
 // selfplay/analysis.h — ranking the legal moves of a position and roll (`nardy analyze`).
 //
-// With a net agent (net:PATH[:ply=N]...) every legal result is scored at the agent's ply by its
-// search (selfplay/search.h: all at 0-ply, the filtered best at N-ply), with outcome
-// probabilities from the mover's view and no sampling error. With any other agent (random,
-// heuristic, a callback) each result is rolled out instead (selfplay/rollout.h) with that agent
-// playing both sides, and the figures carry standard errors.
+// With a net agent (net:PATH[:ply=N]..., or any NetAgent an AgentMaker makes) every legal
+// result is scored by its search at its ply or AnalysisOptions::ply (selfplay/search.h: all at
+// 0-ply, the filtered best at N-ply), with outcome probabilities from the mover's view and no
+// sampling error. With any other agent (random, heuristic, a callback) each result is rolled
+// out instead (selfplay/rollout.h) with that agent playing both sides, and the figures carry
+// standard errors. The CLI (`nardy analyze`) and Python (nardy.analyze) both call this.
 //
-// Results are best first; `agent_choice` marks the move the agent itself would play.
+// Results are best first; `agent_choice` marks the move the agent itself would play (for a
+// net agent with noise, its noisy choice drawn from Rng(seed)).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/movegen.h"
 #include "selfplay/rollout.h"
+#include "selfplay/stop.h"
 
 namespace nardy {
 
 struct AnalysisOptions {
   Rules rules;
-  int64_t rollout_trials = 360;  // per move, for agents without an evaluator
-  int threads = 1;
+  int64_t rollout_trials = 360;  // per move, for agents without an evaluator (>= 1)
+  int threads = 1;               // rollout threads (>= 1); results do not depend on it
   uint64_t seed = 1;
+  // ---- Extensions ----
+  std::optional<int> ply;        // net agents: search depth 0..4 instead of the agent's own
+  // Polled before every evaluator batch and every rollout move (selfplay/stop.h); once it
+  // returns true the analysis throws Stopped.
+  ShouldStop should_stop;
 };
 
 struct MoveAnalysis {
@@ -43,7 +52,13 @@ struct Analysis {
   std::string to_json() const;
 };
 
-// Throws Error for a finished game, dice outside 1..6 or a bad agent spec.
+// The analysis with agents from `agent` (called once on this thread for the agent that
+// chooses and, if it is not a NetAgent, once per rollout thread; selfplay/agent.h AgentMaker).
+// Throws Error for an invalid position, a finished game, dice outside 1..6, an opening double
+// under opening=no_doubles, trials or threads below 1, or `ply` without a net agent or outside
+// 0..4; Stopped if `should_stop` asked for it.
+Analysis analyze_moves(const Position& pos, Dice dice, const AgentMaker& agent, const AnalysisOptions& options);
+// The same for an agent spec (selfplay/agent.h); a bad spec is an Error naming it.
 Analysis analyze_moves(const Position& pos, Dice dice, const std::string& agent_spec, const AnalysisOptions& options);
 
 }  // namespace nardy

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "core/pos_text.h"
@@ -53,6 +54,103 @@ TEST(Analysis, OtherAgentsRankByRollouts) {
   }
   EXPECT_EQ(choices, 1);
   EXPECT_NE(a.method.find("rollouts (36 trials"), std::string::npos);
+}
+
+// A small random net saved for the test, and its spec; removed with the object.
+struct TempNet {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("nardy_analysis_net_" + std::to_string(::getpid()));
+  std::string spec;
+  TempNet() {
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "net.pt").string();
+    ValueNet::create(NetShape{}, 7).save(path, CheckpointInfo{});
+    register_net_agents();
+    spec = "net:" + path;
+  }
+  ~TempNet() { std::filesystem::remove_all(dir); }
+};
+
+AgentMaker maker_of(const std::string& spec) {
+  return [spec] { return make_agent(spec, Rules{}); };
+}
+
+TEST(Analysis, AnAgentMakerGivesTheSpecsAnalysis) {
+  const TempNet net;
+  const Position pos = parse_pos(kMid);
+  AnalysisOptions o;
+  o.rollout_trials = 12;
+  o.seed = 3;
+  for (const std::string& spec : {std::string("heuristic"), net.spec, net.spec + ":ply=1"}) {
+    const Analysis by_spec = analyze_moves(pos, Dice{5, 3}, spec, o);
+    const Analysis by_maker = analyze_moves(pos, Dice{5, 3}, maker_of(spec), o);
+    EXPECT_EQ(by_maker.to_json(), by_spec.to_json()) << spec;
+  }
+  // A ply given in the options replaces the agent's own (the agent, and so its spec, stay).
+  o.ply = 1;
+  auto overridden = nlohmann::json::parse(analyze_moves(pos, Dice{5, 3}, maker_of(net.spec), o).to_json());
+  auto own = nlohmann::json::parse(analyze_moves(pos, Dice{5, 3}, net.spec + ":ply=1", AnalysisOptions{}).to_json());
+  EXPECT_EQ(overridden["agent"], net.spec);
+  EXPECT_EQ(overridden["method"], "1-ply expectimax search");
+  EXPECT_EQ(overridden["moves"], own["moves"]);
+}
+
+TEST(Analysis, TheMarkedChoiceOfANoisyNetIsTheAgentsOwn) {
+  const TempNet net;
+  const Position pos = parse_pos(kMid);
+  const std::string spec = net.spec + ":noise=0.5";
+  MoveList moves = legal_moves(pos, Dice{6, 1}, Rules{});
+  sort_by_position(moves);
+  int differs_from_best = 0;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    AnalysisOptions o;
+    o.seed = seed;
+    const Analysis a = analyze_moves(pos, Dice{6, 1}, spec, o);
+    Rng rng(seed);
+    const size_t own = make_agent(spec, Rules{})->choose(pos, Dice{6, 1}, moves, rng);
+    size_t marked = moves.size();
+    for (const auto& m : a.moves)
+      if (m.agent_choice) marked = m.index;
+    EXPECT_EQ(marked, own) << "seed " << seed;
+    differs_from_best += own != a.moves[0].index;
+  }
+  EXPECT_GT(differs_from_best, 0);  // the noise is large enough to matter
+}
+
+TEST(Analysis, TheStopHookEndsTheAnalysis) {
+  const TempNet net;
+  const Position pos = parse_pos(kMid);
+  // Given a hook that fires at its 5th poll, when a search or a rollout analysis runs, then
+  // it throws Stopped; a hook that never fires changes nothing.
+  for (const std::string& spec : {net.spec + ":ply=2", std::string("heuristic")}) {
+    AnalysisOptions o;
+    o.rollout_trials = 36;
+    int polls = 0;
+    o.should_stop = [&] { return ++polls >= 5; };
+    EXPECT_THROW(analyze_moves(pos, Dice{4, 4}, spec, o), Stopped) << spec;
+    EXPECT_EQ(polls, 5) << spec;
+    o.should_stop = [] { return false; };
+    AnalysisOptions plain;
+    plain.rollout_trials = 36;
+    EXPECT_EQ(analyze_moves(pos, Dice{4, 4}, spec, o).to_json(), analyze_moves(pos, Dice{4, 4}, spec, plain).to_json());
+  }
+}
+
+TEST(Analysis, PlyNeedsANetAgentAndARange) {
+  const TempNet net;
+  AnalysisOptions o;
+  o.ply = 1;
+  try {
+    analyze_moves(parse_pos(kMid), Dice{6, 5}, "heuristic", o);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("needs a net agent ('heuristic'"), std::string::npos) << e.what();
+  }
+  o.ply = 5;
+  EXPECT_THROW(analyze_moves(parse_pos(kMid), Dice{6, 5}, net.spec, o), Error);
+  o.ply.reset();
+  o.rollout_trials = 0;
+  EXPECT_THROW(analyze_moves(parse_pos(kMid), Dice{6, 5}, "heuristic", o), Error);
 }
 
 TEST(Analysis, RejectsImpossibleRequests) {
