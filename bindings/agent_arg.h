@@ -23,7 +23,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -34,10 +33,9 @@
 #include "core/pos_text.h"
 #include "nn/value_net.h"
 #include "selfplay/agent.h"
-#include "selfplay/arena.h"
 #include "selfplay/callback_agent.h"
 #include "selfplay/net_agent.h"
-#include "selfplay/search.h"
+#include "selfplay/stop.h"
 
 namespace nardy::py_bind {
 
@@ -199,55 +197,17 @@ inline PyAgentPtr agent_arg(py::handle h) {
   return python_agent(py::reinterpret_borrow<py::object>(h), "");
 }
 
-// An agent that polls for Ctrl-C before each move (bindings/interrupt.h).
-class InterruptibleAgent final : public Agent {
- public:
-  InterruptibleAgent(std::unique_ptr<Agent> inner, Interrupt& interrupt)
-      : inner_(std::move(inner)), interrupt_(interrupt) {}
-  size_t choose(const Position& pos, Dice dice, const MoveList& moves, Rng& rng) override {
-    interrupt_.throw_if_stopped();
-    return inner_->choose(pos, dice, moves, rng);
-  }
-  std::string spec() const override { return inner_->spec(); }
-  Agent& inner() { return *inner_; }
-
- private:
-  std::unique_ptr<Agent> inner_;
-  Interrupt& interrupt_;
-};
-
-// The per-thread maker of an interruptible agent for `rules`. Keep `a` alive (a local
-// PyAgentPtr in the binding) for as long as the maker may run.
-inline AgentMaker interruptible_maker(const PyAgentPtr& a, const Rules& rules, Interrupt& interrupt) {
+// The per-thread maker of `a`'s agents for `rules`. Keep `a` alive (a local PyAgentPtr in the
+// binding) for as long as the maker may run.
+inline AgentMaker agent_maker(const PyAgentPtr& a, const Rules& rules) {
   PyAgent* raw = a.get();
-  return [raw, rules, &interrupt]() -> std::unique_ptr<Agent> {
-    return std::make_unique<InterruptibleAgent>(raw->make(rules), interrupt);
-  };
+  return [raw, rules] { return raw->make(rules); };
 }
 
-// An evaluator that polls for Ctrl-C before each batch (for searches run from Python).
-class InterruptibleEvaluator final : public Evaluator {
- public:
-  InterruptibleEvaluator(std::unique_ptr<Evaluator> inner, Interrupt& interrupt)
-      : inner_(std::move(inner)), interrupt_(interrupt) {}
-  void evaluate(const Position& base, std::span<const Position> positions, std::span<Evaluation> out) override {
-    interrupt_.throw_if_stopped();
-    inner_->evaluate(base, positions, out);
-  }
-  std::string name() const override { return inner_->name(); }
-
- private:
-  std::unique_ptr<Evaluator> inner_;
-  Interrupt& interrupt_;
-};
-
-// The search options a NetAgent with `o` uses (selfplay/net_agent.cpp).
-inline SearchOptions net_search_options(const NetAgentOptions& o) {
-  SearchOptions s;
-  s.filter_keep = o.filter_keep;
-  s.filter_delta = o.filter_delta;
-  s.cache_bits = o.cache_bits;
-  return s;
+// The same agents polling for Ctrl-C before each move (bindings/interrupt.h), for library
+// calls without a stop hook of their own (rollout).
+inline AgentMaker interruptible_maker(const PyAgentPtr& a, const Rules& rules, Interrupt& interrupt) {
+  return stoppable_maker(agent_maker(a, rules), interrupt.should_stop());
 }
 
 }  // namespace nardy::py_bind

@@ -1,5 +1,5 @@
 // bindings/bind_agents.cpp — agents (selfplay/agent.h, net_agent.h, callback_agent.h), games
-// between them (selfplay/play.h) and move analysis (selfplay/search.h).
+// between them (selfplay/play.h) and move analysis (selfplay/analysis.h).
 //
 // nardy.play() seeds exactly as `nardy selfplay --white A --black B --seed S --games N` does
 // (one dice Rng and one agent Rng for all games), so its records equal the CLI's. Long calls
@@ -8,7 +8,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -18,13 +18,11 @@
 #include "core/error.h"
 #include "core/game.h"
 #include "core/movegen.h"
-#include "core/notation.h"
 #include "core/pos_text.h"
 #include "selfplay/analysis.h"
 #include "selfplay/net_agent.h"
-#include "selfplay/rollout.h"
 #include "selfplay/play.h"
-#include "selfplay/search.h"
+#include "selfplay/stop.h"
 
 namespace nardy::py_bind {
 namespace {
@@ -67,100 +65,25 @@ MoveResult agent_choose(PyAgent& a, const py::object& pos, int d1, int d2, const
   return moves[i];
 }
 
-// The analysis of `nardy analyze` (selfplay/analysis.h analyze_moves), computed here with
-// interruptible agents and evaluators and for any agent argument: a net agent (spec or in
-// memory) ranks the moves by its search at `ply` (default: its own); any other agent rolls
-// each move out with `trials` games, playing both sides, on the same dice streams for every
-// move. Same orchestration, seeds and texts as analyze_moves(), so for a spec the result
-// equals the CLI's (tests/python/test_agents.py checks it).
+// `nardy analyze` (selfplay/analysis.h analyze_moves) for any agent argument: a net agent
+// (spec or in memory) ranks the moves by its search at `ply` (default: its own); any other
+// agent rolls each move out with `trials` games. The same library call as the CLI's, so for a
+// spec the result equals it (tests/python/test_agents.py checks it); Ctrl-C through its stop hook.
 Analysis analyze(const py::object& pos, int d1, int d2, const py::object& agent, const py::object& ply,
                  int64_t trials, int threads, const py::int_& seed, const py::object& rules) {
   const Position p = position_arg(pos);
   require_valid(p);
-  const Rules r = rules_arg(rules);
-  if (auto o = game_outcome(p, r)) throw Error("analyze: the game is over at this position (" + format_outcome(*o) + ")");
   const Dice dice = make_dice(d1, d2);
-  if (dice.is_double() && p == Position::start() && r.opening == Opening::NoDoubles)
-    throw Error("analyze: the opening roll is never a double under opening=no_doubles (use rules={'opening': 'any_roll'})");
-  if (trials < 1) throw Error("analyze: trials must be at least 1 (got " + std::to_string(trials) + ")");
-  if (threads < 1) throw Error("analyze: threads must be at least 1 (got " + std::to_string(threads) + ")");
-  const uint64_t s = seed_arg(seed);
+  AnalysisOptions o;
+  o.rules = rules_arg(rules);
+  o.rollout_trials = trials;
+  o.threads = threads;
+  o.seed = seed_arg(seed);
+  if (!ply.is_none()) o.ply = ply.cast<int>();
   PyAgentPtr a = agent_arg(agent);
-  NetAgentOptions o = a->net_options;
-  if (!ply.is_none()) {
-    if (!a->net) throw Error("analyze: ply= needs a net agent ('" + a->spec + "' has no value network)");
-    o.ply = ply.cast<int>();
-    if (o.ply < 0 || o.ply > 4) throw Error("analyze: ply must be 0..4 (got " + std::to_string(o.ply) + ")");
-  }
-  MoveList moves = legal_moves(p, dice, r);
-  sort_by_position(moves);
   Interrupt interrupt;
-  return interrupt.run_without_gil([&] {
-    Analysis an;
-    auto base = [&](size_t i) {
-      MoveAnalysis m;
-      m.index = i;
-      m.notation = format_move(moves[i].move);
-      m.position = moves[i].position;
-      return m;
-    };
-    if (a->net) {
-      an.agent_spec = a->spec;
-      an.method = o.ply == 0 ? "0-ply net evaluation" : std::to_string(o.ply) + "-ply expectimax search";
-      InterruptibleEvaluator ev(std::make_unique<NetEvaluator>(*a->net, o.backend), interrupt);
-      Search search(ev, r, net_search_options(o));
-      std::vector<ScoredMove> scored;
-      search.score_moves(p, moves, o.ply, scored);
-      size_t choice = scored.front().index;
-      if (o.noise > 0) {  // the agent's own (noisy) choice, as analyze_moves asks it
-        InterruptibleAgent chooser(make_net_agent(*a->net, o, r, a->spec), interrupt);
-        Rng rng(s);
-        choice = chooser.choose(p, dice, moves, rng);
-      }
-      for (const auto& sm : scored) {
-        MoveAnalysis m = base(sm.index);
-        m.win = sm.eval.win, m.win_mars = sm.eval.win_mars, m.lose_mars = sm.eval.lose_mars, m.draw = sm.eval.draw;
-        m.equity = sm.eval.equity();
-        m.ply = sm.ply;
-        m.agent_choice = sm.index == choice;
-        an.moves.push_back(m);
-      }
-      return an;
-    }
-    const AgentMaker maker = interruptible_maker(a, r, interrupt);
-    std::unique_ptr<Agent> chooser = maker();
-    an.agent_spec = chooser->spec();
-    Rng rng(s);
-    const size_t choice = chooser->choose(p, dice, moves, rng);
-    an.method = "rollouts (" + std::to_string(trials) + " trials per move, stratified dice)";
-    RolloutOptions ro;
-    ro.trials = trials;
-    ro.threads = threads;
-    ro.seed = s;
-    ro.rules = r;
-    for (size_t i = 0; i < moves.size(); ++i) {
-      MoveAnalysis m = base(i);
-      m.agent_choice = i == choice;
-      if (auto out = game_outcome(moves[i].position, r)) {
-        const int pts = out->points_for(p.side_to_move());
-        m.win = pts > 0, m.win_mars = pts == 2, m.lose_mars = pts == -2, m.draw = out->is_draw();
-        m.equity = pts;
-      } else {
-        const RolloutResult rr = rollout(moves[i].position, maker, {}, ro).flipped();
-        m.win = rr.adjusted[kRoWin].mean;
-        m.win_mars = rr.adjusted[kRoWinMars].mean;
-        m.lose_mars = rr.adjusted[kRoLoseMars].mean;
-        m.draw = rr.adjusted[kRoDraw].mean;
-        m.equity = rr.adjusted[kRoEquity].mean;
-        m.equity_se = rr.adjusted[kRoEquity].se;
-      }
-      m.ply = -1;
-      an.moves.push_back(m);
-    }
-    std::stable_sort(an.moves.begin(), an.moves.end(),
-                     [](const MoveAnalysis& x, const MoveAnalysis& y) { return x.equity > y.equity; });
-    return an;
-  });
+  o.should_stop = interrupt.should_stop();
+  return interrupt.run_without_gil([&] { return analyze_moves(p, dice, agent_maker(a, o.rules), o); });
 }
 
 py::list play(const py::object& white, const py::object& black, int64_t games, const py::int_& seed,
@@ -172,7 +95,7 @@ py::list play(const py::object& white, const py::object& black, int64_t games, c
   PyAgentPtr w = agent_arg(white), b = agent_arg(black);
   Interrupt interrupt;
   std::vector<Game> out = interrupt.run_without_gil([&] {
-    InterruptibleAgent wa(w->make(r), interrupt), ba(b->make(r), interrupt);
+    StoppableAgent wa(w->make(r), interrupt.should_stop()), ba(b->make(r), interrupt.should_stop());
     // As `nardy selfplay --seed S` (selfplay/cli/selfplay_cmd.cpp).
     Rng dice_rng(s), agent_rng(s ^ 0xA5A5A5A5ull);
     std::vector<Game> games_played;

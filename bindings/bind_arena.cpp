@@ -6,7 +6,9 @@
 // (same pairs, same dice, results independent of the thread count). rollout() gives a net
 // agent's luck evaluator explicitly (the agents are wrapped to poll for Ctrl-C, which hides
 // them from rollout()'s own NetAgent detection) — the same evaluator, so the same numbers.
-// The GIL is released while games run; Ctrl-C stops a match between moves.
+// The GIL is released while games run; Ctrl-C reaches arena() and tournament() through their
+// stop hook (selfplay/stop.h), which the library polls before every move, and raises
+// KeyboardInterrupt once the call has wound down.
 #ifdef NARDY_HAS_NN
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -28,6 +30,21 @@ namespace nardy::py_bind {
 namespace {
 
 py::object json_loads(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
+
+// Calls a Python progress callback from C++ (any thread, GIL not held). An exception it raises
+// is stored and stops the call (the library's stop hook reports it), to be re-raised after.
+template <typename... Args>
+void call_progress(Interrupt& interrupt, PyObject* callback, const Args&... args) {
+  py::gil_scoped_acquire gil;
+  if (interrupt.stopped()) return;
+  try {
+    py::handle fn(callback);
+    fn(args...);
+  } catch (py::error_already_set& e) {
+    e.restore();
+    interrupt.store_python_error();
+  }
+}
 
 std::optional<SprtOptions> sprt_arg(const py::handle& h) {
   if (h.is_none()) return std::nullopt;
@@ -124,23 +141,10 @@ ArenaResult arena(const py::object& a, const py::object& b, int64_t games, int t
   o.sprt = sprt_arg(sprt);
   PyAgentPtr pa = agent_arg(a), pb = agent_arg(b);
   Interrupt interrupt;
+  o.should_stop = interrupt.should_stop();
   PyObject* callback = progress.is_none() ? nullptr : progress.ptr();  // kept alive by the caller's argument
-  if (callback) {
-    o.progress = [callback, &interrupt](int64_t done) {
-      py::gil_scoped_acquire gil;
-      try {
-        py::handle fn(callback);
-        fn(done);
-      } catch (py::error_already_set& e) {
-        e.restore();
-        interrupt.store_python_error();
-        throw Interrupted();
-      }
-    };
-  }
-  return interrupt.run_without_gil([&] {
-    return run_arena(interruptible_maker(pa, o.rules, interrupt), interruptible_maker(pb, o.rules, interrupt), o);
-  });
+  if (callback) o.progress = [callback, &interrupt](int64_t done) { call_progress(interrupt, callback, done); };
+  return interrupt.run_without_gil([&] { return run_arena(agent_maker(pa, o.rules), agent_maker(pb, o.rules), o); });
 }
 
 // ---- Tournaments ----
@@ -198,28 +202,20 @@ void bind_tournament(py::module_& m) {
           o.seed = seed_arg(seed);
           o.rules = rules_arg(rules);
           Interrupt interrupt;
+          o.should_stop = interrupt.should_stop();
           PyObject* callback = progress.is_none() ? nullptr : progress.ptr();
-          o.progress = [callback, &interrupt](int k, int n, const ArenaResult& r) {
-            py::gil_scoped_acquire gil;
-            if (callback) {
-              try {
-                py::handle fn(callback);
-                fn(k, n, r);
-              } catch (py::error_already_set& e) {
-                e.restore();
-                interrupt.store_python_error();
-              }
-            }
-            if (!interrupt.stopped()) interrupt.check_signals_with_gil();
-            if (interrupt.stopped()) throw Interrupted();
-          };
+          if (callback) {
+            o.progress = [callback, &interrupt](int k, int n, const ArenaResult& r) {
+              call_progress(interrupt, callback, k, n, r);
+            };
+          }
           return interrupt.run_without_gil([&] { return run_tournament(specs, o); });
         }, py::arg("players"), py::arg("games") = 200, py::arg("threads") = 1, py::arg("seed") = 1,
         py::arg("rules") = py::none(), py::arg("progress") = py::none(),
         "A round robin between agent specs (a run directory expands to its ckpt-*.pt checkpoints),\n"
         "`games` mirrored games per pairing; same as `nardy tournament`. Players are specs (an Agent\n"
         "counts by its spec), so Python callables and in-memory nets cannot play: use arena() for them. progress(k, n, ArenaResult) is\n"
-        "called after each match. Ctrl-C stops it after the current match. Returns TournamentResult.");
+        "called after each match. Ctrl-C stops it within the current match. Returns TournamentResult.");
 }
 
 // ---- Rollouts ----

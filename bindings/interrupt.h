@@ -1,15 +1,17 @@
 // bindings/interrupt.h — Ctrl-C inside long C++ calls made from Python.
 //
-// A long call (arena, rollout, train, play) releases the GIL and runs C++ on the calling
-// thread plus worker threads. Python's SIGINT handler only sets a flag; the KeyboardInterrupt
-// is raised when the main thread next runs Python code, which it does not while in C++. So the
-// calling thread polls: Interrupt::poll(), called from the C++ loop (agents' choose(), progress
-// callbacks), takes the GIL at most every kPollInterval on the thread that made the call and
-// runs PyErr_CheckSignals(). A pending KeyboardInterrupt (or any exception a Python signal
-// handler raises) is stored and stop() becomes true; every worker sees it at its next poll and
-// throws Interrupted, the C++ call unwinds through its usual error path (the arena and rollout
-// rethrow the first worker error on the calling thread), and the binding, holding the GIL
-// again, re-raises the stored Python exception with raise_pending().
+// A long call (arena, tournament, rollout, analyze, train, play) releases the GIL and runs C++
+// on the calling thread plus worker threads. Python's SIGINT handler only sets a flag; the
+// KeyboardInterrupt is raised when the main thread next runs Python code, which it does not
+// while in C++. So the C++ call polls: Interrupt::should_stop() is the library's stop hook
+// (selfplay/stop.h) — given to ArenaOptions, TournamentOptions and AnalysisOptions, or wrapped
+// around agents (StoppableAgent) for play and rollout — and Interrupt::poll() behind it takes
+// the GIL at most every kPollInterval on the thread that made the call and runs
+// PyErr_CheckSignals(). A pending KeyboardInterrupt (or any exception a Python signal handler
+// or callback raises) is stored and stop() becomes true; every worker sees it at its next poll.
+// The library then winds down (a match returns its finished pairs with `stopped`; other calls
+// throw Stopped through their usual error path), and run_without_gil(), holding the GIL again,
+// re-raises the stored Python exception.
 //
 // On threads other than the calling one poll() only reads the atomic flag (no GIL). On a
 // Python thread that is not the main thread PyErr_CheckSignals() does nothing, so only calls
@@ -26,15 +28,11 @@
 #include <optional>
 #include <thread>
 
+#include "selfplay/stop.h"
+
 namespace nardy::py_bind {
 
 namespace py = pybind11;
-
-// Thrown inside C++ when a poll sees the stop flag; never reaches Python (raise_pending()
-// or the caller turns it into the stored Python exception).
-struct Interrupted : std::exception {
-  const char* what() const noexcept override { return "interrupted"; }
-};
 
 class Interrupt {
  public:
@@ -56,9 +54,9 @@ class Interrupt {
     return stop_.load();
   }
 
-  // Throws Interrupted if a stop was requested (see poll()).
-  void throw_if_stopped() {
-    if (poll()) throw Interrupted();
+  // The library's stop hook for this call: poll(). Keep the Interrupt alive while it may run.
+  ShouldStop should_stop() {
+    return [this] { return poll(); };
   }
 
   // With the GIL held (e.g. inside a Python callback): runs the signal handlers now.
@@ -100,22 +98,24 @@ class Interrupt {
     if (c) std::rethrow_exception(c);
   }
 
-  // Runs `call` (a C++ call that may throw Interrupted or any other error) and, if a stop
-  // was requested, re-raises the pending exception instead of Interrupted. The GIL must be
-  // held on entry; `call` runs with it released.
+  // Runs `call` with the GIL released (held on entry) and returns its result; if a stop was
+  // requested meanwhile — whether `call` then threw (Stopped, or a worker's error) or wound
+  // down and returned — re-raises the pending exception instead (KeyboardInterrupt if none).
   template <typename F>
   auto run_without_gil(F&& call) -> decltype(call()) {
+    std::optional<decltype(call())> result;
     try {
       py::gil_scoped_release nogil;
-      return call();
-    } catch (const Interrupted&) {
+      result.emplace(call());
+    } catch (...) {
+      if (!stopped()) throw;
+    }
+    if (stopped()) {
       raise_pending();
       PyErr_SetNone(PyExc_KeyboardInterrupt);  // a stop without a stored exception
       throw py::error_already_set();
-    } catch (...) {
-      if (stopped()) raise_pending();
-      throw;
     }
+    return std::move(*result);
   }
 
  private:

@@ -156,6 +156,10 @@ INTERRUPT_SCRIPT = textwrap.dedent("""
             nardy.arena("heuristic", "heuristic", games=10**7, threads=2)
         elif kind == "rollout":
             nardy.rollout(nardy.Position.start(), trials=10**7, agent="heuristic", threads=2)
+        elif kind == "tournament":  # stops inside the first match, which would never end
+            nardy.tournament(["heuristic", "random", "heuristic"], games=10**7, threads=2)
+        elif kind == "analyze":
+            nardy.analyze(nardy.Position.start(), 6, 5, agent="heuristic", trials=10**7, threads=2)
         elif kind == "python-agent":
             nardy.play(lambda p, d, m: 0, "random", games=10**7)
         elif kind == "train":
@@ -167,7 +171,7 @@ INTERRUPT_SCRIPT = textwrap.dedent("""
 """)
 
 
-@pytest.mark.parametrize("kind", ["arena", "rollout", "python-agent", "train"])
+@pytest.mark.parametrize("kind", ["arena", "rollout", "tournament", "analyze", "python-agent", "train"])
 def test_ctrl_c_stops_long_calls(kind, tmp_path):
     proc = subprocess.run([sys.executable, "-c", INTERRUPT_SCRIPT, kind, str(tmp_path)], capture_output=True,
                           text=True, timeout=120, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
