@@ -9,7 +9,7 @@
 // | run.name              | string        | default            | [A-Za-z0-9._-]+ (a directory name)  |
 // | run.dir               | string        | runs               | parent directory of the run         |
 // | run.seed              | integer       | 1                  | >= 0; seeds the net and every game  |
-// | run.threads           | integer       | 1                  | 1..256 self-play worker threads     |
+// | run.threads           | integer       | 1                  | 1..256 self-play worker threads (1 with libtorch) |
 // | rules.opening         | string        | no_doubles         | no_doubles, any_roll                |
 // | rules.head_exception  | string        | standard           | standard, strict, none              |
 // | rules.last_roll_draw  | bool          | false              |                                     |

@@ -45,7 +45,7 @@ TEST(Config, EmptyTextGivesTheDefaults) {
 
 TEST(Config, ReadsEverySection) {
   TrainConfig c = parse_config(R"(
-run: {name: r1, dir: out, seed: 7, threads: 2}
+run: {name: r1, dir: out, seed: 7, threads: 1}
 rules: {opening: any_roll, head_exception: strict, last_roll_draw: true, next_game_starter: previous_winner}
 net: {encoder: extended, hidden: [40], activation: tanh, backend: libtorch}
 td: {alpha: 0.2, alpha_schedule: exponential, alpha_final: 0.02, lambda: 0.5,
@@ -118,6 +118,9 @@ TEST(Config, CrossFieldRules) {
                 .find("config 'x.yaml': net.hidden: the fast backend supports exactly one hidden layer"),
             std::string::npos);
   EXPECT_EQ(error_of([] { parse_config("net: {hidden: [64, 32], backend: libtorch}", "x.yaml"); }), "");
+  EXPECT_NE(error_of([] { parse_config("net: {backend: libtorch}\nrun: {threads: 2}", "x.yaml"); })
+                .find("config 'x.yaml': run.threads: the libtorch backend trains on one thread only"),
+            std::string::npos);
   EXPECT_NE(error_of([] { parse_config("td: {epsilon_schedule: exponential, epsilon: 0.1}", "x.yaml"); })
                 .find("td.epsilon_final: an exponential schedule needs"),
             std::string::npos);
