@@ -3,7 +3,6 @@
 // make_dice, Rules::parse / set / apply_assignment, read_record / read_records.
 #include <gtest/gtest.h>
 
-#include <functional>
 
 #include "core/error.h"
 #include "core/notation.h"
@@ -11,20 +10,11 @@
 #include "core/position_id.h"
 #include "core/record.h"
 #include "core/rules.h"
+#include "tests/support/error_of.h"
 #include "tests/support/scenario.h"
 
 namespace nardy::testing {
 namespace {
-
-// The message of the Error that `f` throws ("" if it throws none).
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 const std::string kStartCounts = "0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15";
 

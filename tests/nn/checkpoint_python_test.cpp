@@ -8,8 +8,8 @@
 #include <iomanip>
 
 #include "nn/value_net.h"
-#include "tests/nn/temp_dir.h"
 #include "tests/nn/test_nets.h"
+#include "tests/support/temp_dir.h"
 
 namespace nardy {
 namespace {

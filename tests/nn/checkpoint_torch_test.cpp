@@ -7,7 +7,8 @@
 
 #include "core/error.h"
 #include "nn/value_net.h"
-#include "tests/nn/temp_dir.h"
+#include "tests/support/error_of.h"
+#include "tests/support/temp_dir.h"
 
 namespace nardy {
 namespace {

@@ -12,8 +12,8 @@
 #include "core/pos_text.h"
 #include "nn/encoder_extended.h"
 #include "nn/encoder_raw.h"
-#include "tests/nn/temp_dir.h"
 #include "tests/nn/test_nets.h"
+#include "tests/support/error_of.h"
 
 namespace nardy {
 namespace {

@@ -7,8 +7,9 @@
 
 #include "core/error.h"
 #include "core/game.h"
-#include "tests/nn/temp_dir.h"
 #include "tests/nn/test_nets.h"
+#include "tests/support/error_of.h"
+#include "tests/support/temp_dir.h"
 
 namespace nardy {
 namespace {

@@ -2,14 +2,12 @@
 #include "selfplay/analysis.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "core/pos_text.h"
 #include "selfplay/net_agent.h"
+#include "tests/support/temp_dir.h"
 
 namespace nardy {
 namespace {
@@ -17,15 +15,23 @@ namespace {
 // Early game: White 13 on its head (24), one each on 22 and 19; Black 14 on its head (12), one on 7.
 const char* kMid = "0,0,0,0,0,0,-1,0,0,0,0,-14,0,0,0,0,0,0,1,0,0,1,0,13 w";
 
+// A small random net saved in a TempDir (use inside a TEST), and its agent spec.
+struct TempNet {
+  testing::TempDir dir;
+  std::string spec;
+  explicit TempNet(uint64_t seed = 7) {
+    const std::string path = dir.file("net.pt");
+    ValueNet::create(NetShape{}, seed).save(path, CheckpointInfo{});
+    register_net_agents();
+    spec = "net:" + path;
+  }
+};
+
 TEST(Analysis, NetAgentsRankByTheirSearchBestFirst) {
-  const auto dir = std::filesystem::temp_directory_path() / ("nardy_analysis_test_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const std::string path = (dir / "net.pt").string();
-  ValueNet::create(NetShape{}, 5).save(path, CheckpointInfo{});
-  register_net_agents();
+  const TempNet net(5);
   const Position pos = parse_pos(kMid);
   for (int ply : {0, 1}) {
-    const Analysis a = analyze_moves(pos, Dice{4, 2}, "net:" + path + ":ply=" + std::to_string(ply), AnalysisOptions{});
+    const Analysis a = analyze_moves(pos, Dice{4, 2}, net.spec + ":ply=" + std::to_string(ply), AnalysisOptions{});
     ASSERT_EQ(a.moves.size(), legal_moves(pos, Dice{4, 2}, Rules{}).size());
     EXPECT_TRUE(a.moves[0].agent_choice);
     EXPECT_EQ(a.moves[0].ply, ply);
@@ -37,7 +43,6 @@ TEST(Analysis, NetAgentsRankByTheirSearchBestFirst) {
       EXPECT_EQ(m.agent_choice, i == 0);
     }
   }
-  std::filesystem::remove_all(dir);
 }
 
 TEST(Analysis, OtherAgentsRankByRollouts) {
@@ -55,21 +60,6 @@ TEST(Analysis, OtherAgentsRankByRollouts) {
   EXPECT_EQ(choices, 1);
   EXPECT_NE(a.method.find("rollouts (36 trials"), std::string::npos);
 }
-
-// A small random net saved for the test, and its spec; removed with the object.
-struct TempNet {
-  std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("nardy_analysis_net_" + std::to_string(::getpid()));
-  std::string spec;
-  TempNet() {
-    std::filesystem::create_directories(dir);
-    const std::string path = (dir / "net.pt").string();
-    ValueNet::create(NetShape{}, 7).save(path, CheckpointInfo{});
-    register_net_agents();
-    spec = "net:" + path;
-  }
-  ~TempNet() { std::filesystem::remove_all(dir); }
-};
 
 AgentMaker maker_of(const std::string& spec) {
   return [spec] { return make_agent(spec, Rules{}); };

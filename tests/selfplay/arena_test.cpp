@@ -9,27 +9,12 @@
 
 #include "core/error.h"
 #include "selfplay/stats.h"
+#include "tests/selfplay/test_agents.h"
 
 namespace nardy {
 namespace {
 
-// Prefers bearing off, then the result that leaves the most of its checkers off the head and
-// the fewest pips: a crude racer that beats uniformly random play clearly.
-class RacerAgent final : public Agent {
- public:
-  size_t choose(const Position& pos, Dice, const MoveList& moves, Rng&) override {
-    const Side me = pos.side_to_move();
-    size_t best = 0;
-    double best_score = -1e9;
-    for (size_t i = 0; i < moves.size(); ++i) {
-      const Position& p = moves[i].position;
-      double s = 100.0 * p.off(me) - p.pips(me) - 3.0 * p.on_head(me);
-      if (s > best_score) best_score = s, best = i;
-    }
-    return best;
-  }
-  std::string spec() const override { return "test-racer"; }
-};
+using testing::racer;
 
 // Records which side it was asked to move for, then plays the first result.
 class SideRecorder final : public Agent {
@@ -42,9 +27,6 @@ class SideRecorder final : public Agent {
   std::string spec() const override { return "test-recorder"; }
 };
 
-AgentMaker racer() {
-  return [] { return std::make_unique<RacerAgent>(); };
-}
 AgentMaker random_agent() {
   return [] { return std::make_unique<RandomAgent>(); };
 }

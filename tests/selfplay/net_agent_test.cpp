@@ -8,16 +8,20 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <functional>
 #include <set>
 
 #include "core/error.h"
 #include "core/game.h"
 #include "selfplay/arena.h"
 #include "selfplay/rollout.h"
+#include "tests/support/error_of.h"
+#include "tests/support/position_sampler.h"
 
 namespace nardy {
 namespace {
+
+using testing::error_of;
+using testing::random_game_position;
 
 // A fresh (untrained) checkpoint written once for the whole suite.
 const std::string& checkpoint_path() {
@@ -29,26 +33,6 @@ const std::string& checkpoint_path() {
     return p;
   }();
   return path;
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-Position random_position(uint64_t seed, int turns) {
-  Rng rng(seed);
-  Game g;
-  for (int t = 0; t < turns && !g.is_over(); ++t) {
-    Dice d = g.roll(rng);
-    MoveList ms = g.legal(d);
-    g.play(d, ms[rng.below(static_cast<uint32_t>(ms.size()))]);
-  }
-  return g.position();
 }
 
 TEST(NetAgentSpec, ParsesOptions) {
@@ -90,7 +74,7 @@ TEST(NetAgent, GreedyPlaysTheBestEquityForTheMover) {
     NetAgent agent(net, o, rules, "net:test");
     int checked = 0;
     for (uint64_t seed = 1; seed <= 12; ++seed) {
-      const Position pos = random_position(seed, 15 + static_cast<int>(seed));
+      const Position pos = random_game_position(seed, 15 + static_cast<int>(seed));
       Rng rng(seed);
       const Dice dice = roll_dice(rng);
       MoveList moves = legal_moves(pos, dice, rules);
@@ -112,7 +96,7 @@ TEST(NetAgent, GreedyPlaysTheBestEquityForTheMover) {
 TEST(NetAgent, RegisteredSpecsMakeAgentsAtEveryPly) {
   register_net_agents();
   const Rules rules;
-  const Position pos = random_position(3, 30);
+  const Position pos = random_game_position(3, 30);
   const Dice dice{6, 4};
   MoveList moves = legal_moves(pos, dice, rules);
   for (int ply : {0, 1, 2}) {
@@ -134,7 +118,7 @@ TEST(NetAgent, NoiseVariesTheChoiceReproducibly) {
   NetAgentOptions noisy;
   noisy.noise = 5.0;  // far larger than the equity differences of an untrained net
   NetAgent agent(net, noisy, Rules{}, "net:noisy");
-  const Position pos = random_position(4, 20);
+  const Position pos = random_game_position(4, 20);
   MoveList moves = legal_moves(pos, Dice{5, 3}, Rules{});
   ASSERT_GT(moves.size(), 3u);
   std::set<size_t> seen;
@@ -172,13 +156,13 @@ TEST(NetAgent, DecisionsDoNotDependOnTheAgentsHistory) {
   // reached from other parents),
   Rng rng(3);
   for (uint64_t s = 10; s < 40; ++s) {
-    const Position p = random_position(s, 20);
+    const Position p = random_game_position(s, 20);
     const Dice d = roll_dice(rng);
     MoveList ms = legal_moves(p, d, Rules{});
     used.choose(p, d, ms, rng);
   }
   // when both rank the same roll, then every value agrees to the bit.
-  const Position pos = random_position(7, 26);
+  const Position pos = random_game_position(7, 26);
   MoveList moves = legal_moves(pos, Dice{6, 2}, Rules{});
   std::vector<ScoredMove> a, b;
   fresh.rank(pos, moves, a);
@@ -199,7 +183,7 @@ TEST(NetAgent, LuckAdjustedRolloutsDoNotDependOnThreads) {
   o.trials = 6;
   o.seed = 2;
   o.threads = 1;
-  const Position pos = random_position(9, 40);
+  const Position pos = random_game_position(9, 40);
   auto maker = [spec] { return make_agent(spec, Rules{}); };
   const RolloutResult one = rollout(pos, maker, {}, o);
   EXPECT_TRUE(one.luck_adjusted);  // the net agent brings its own evaluator
@@ -211,7 +195,7 @@ TEST(NetAgent, LuckAdjustedRolloutsDoNotDependOnThreads) {
 TEST(NetAgent, EvaluateIsFromTheSideToMove) {
   const ValueNet net = ValueNet::load(checkpoint_path());
   NetAgent agent(net, NetAgentOptions{}, Rules{}, "net:test");
-  const Position pos = random_position(6, 24);
+  const Position pos = random_game_position(6, 24);
   const Evaluation ref = net.evaluate(pos);
   const Evaluation got = agent.evaluate(pos);
   EXPECT_NEAR(got.win, ref.win, 1e-4);

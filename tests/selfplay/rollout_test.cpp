@@ -9,31 +9,14 @@
 
 #include "core/error.h"
 #include "core/pos_text.h"
+#include "tests/selfplay/test_agents.h"
 #include "tests/selfplay/test_evaluators.h"
 
 namespace nardy {
 namespace {
 
-// Bears off as much as it can, then keeps the fewest pips (deterministic).
-class RacerAgent final : public Agent {
- public:
-  size_t choose(const Position& pos, Dice, const MoveList& moves, Rng&) override {
-    const Side me = pos.side_to_move();
-    size_t best = 0;
-    double best_score = -1e9;
-    for (size_t i = 0; i < moves.size(); ++i) {
-      const Position& p = moves[i].position;
-      const double s = 100.0 * p.off(me) - p.pips(me) - 3.0 * p.on_head(me);
-      if (s > best_score) best_score = s, best = i;
-    }
-    return best;
-  }
-  std::string spec() const override { return "test-racer"; }
-};
+using testing::racer;
 
-AgentMaker racer() {
-  return [] { return std::make_unique<RacerAgent>(); };
-}
 EvaluatorMaker race_evaluator() {
   return [] { return std::make_unique<testing::RaceEvaluator>(); };
 }

@@ -11,6 +11,7 @@
 #include "core/notation.h"
 #include "core/pos_text.h"
 #include "tests/selfplay/test_evaluators.h"
+#include "tests/support/position_sampler.h"
 
 namespace nardy {
 namespace {
@@ -18,18 +19,7 @@ namespace {
 using testing::ConstantEvaluator;
 using testing::HashEvaluator;
 using testing::RaceEvaluator;
-
-// A position after `turns` random moves from the start.
-Position random_position(uint64_t seed, int turns) {
-  Rng rng(seed);
-  Game g;
-  for (int t = 0; t < turns && !g.is_over(); ++t) {
-    Dice d = g.roll(rng);
-    MoveList ms = g.legal(d);
-    g.play(d, ms[rng.below(static_cast<uint32_t>(ms.size()))]);
-  }
-  return g.position();
-}
+using testing::random_game_position;
 
 // Reference: value(pos, depth) straight from the definition in search.h, no filter, no cache,
 // on HashEvaluator's static values.
@@ -93,7 +83,7 @@ TEST(Search, OnePlyValuesEqualTheBruteForceExpectimax) {
   so.filter_delta = 100;  // no filter: every candidate gets the full 1-ply value
   Search search(hash, rules, so);
   for (uint64_t seed : {1u, 2u, 3u}) {
-    const Position pos = random_position(seed, 30);
+    const Position pos = random_game_position(seed, 30);
     MoveList moves = legal_moves(pos, Dice{5, 2}, rules);
     std::vector<ScoredMove> scored;
     search.score_moves(pos, moves, 1, scored);
@@ -136,7 +126,7 @@ TEST(Search, FilterKeepsTheBestKWithinDelta) {
   SearchOptions so;
   so.filter_keep = 2;
   Search search(hash, rules, so);
-  const Position pos = random_position(5, 20);
+  const Position pos = random_game_position(5, 20);
   MoveList moves = legal_moves(pos, Dice{6, 3}, rules);
   ASSERT_GT(moves.size(), 3u);
   std::vector<ScoredMove> zero, one;
@@ -165,7 +155,7 @@ TEST(Search, RepeatedPositionsAreEvaluatedOnce) {
   const Rules rules;
   RaceEvaluator race;
   Search search(race, rules);
-  const Position pos = random_position(8, 25);
+  const Position pos = random_game_position(8, 25);
   const Evaluation first = search.evaluate(pos, 1);
   const uint64_t sent = search.evaluator_positions();
   const uint64_t hits = search.cache().hits();
@@ -197,7 +187,7 @@ TEST(Search, RepeatedPositionsAreEvaluatedOnce) {
 TEST(EvalCache, NeverReturnsAnotherPositionsValue) {
   EvalCache cache(2);  // 4 slots: many positions share a slot
   std::vector<Position> ps;
-  for (uint64_t s = 1; s <= 40; ++s) ps.push_back(random_position(s, 10 + static_cast<int>(s)));
+  for (uint64_t s = 1; s <= 40; ++s) ps.push_back(random_game_position(s, 10 + static_cast<int>(s)));
   for (size_t i = 0; i < ps.size(); ++i) {
     cache.store(ps[i], 0, HashEvaluator::value(ps[i]));
     for (size_t j = 0; j <= i; ++j) {
@@ -213,7 +203,7 @@ TEST(EvalCache, NeverReturnsAnotherPositionsValue) {
 
 TEST(EvalCache, NewGenerationForgetsEverything) {
   EvalCache cache(8);
-  const Position a = random_position(1, 12), b = random_position(2, 12);
+  const Position a = random_game_position(1, 12), b = random_game_position(2, 12);
   cache.store(a, 0, HashEvaluator::value(a));
   cache.store(b, 1, HashEvaluator::value(b));
   Evaluation e;

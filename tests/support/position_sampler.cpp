@@ -152,6 +152,17 @@ std::vector<Position> game_positions(Rng& rng, const Rules& rules, Policy policy
   return out;
 }
 
+Position random_game_position(uint64_t seed, int turns) {
+  Rng rng(seed);
+  Game g;
+  for (int t = 0; t < turns && !g.is_over(); ++t) {
+    Dice d = g.roll(rng);
+    MoveList ms = g.legal(d);
+    g.play(d, ms[rng.below(static_cast<uint32_t>(ms.size()))]);
+  }
+  return g.position();
+}
+
 Position scattered_position(Rng& rng, Scatter theme) {
   for (;;) {
     Position p = try_scatter(rng, theme);

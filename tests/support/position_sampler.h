@@ -11,6 +11,7 @@
 // to move on the board.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "core/position.h"
@@ -28,6 +29,10 @@ inline constexpr Scatter kAllScatters[] = {Scatter::Any, Scatter::BearOff, Scatt
 // The positions before every turn of one game played by `policy` under `rules` (the game's
 // final position is not included). The game uses the opening rule for the first roll.
 std::vector<Position> game_positions(Rng& rng, const Rules& rules, Policy policy);
+
+// The position after `turns` uniformly random moves of a game from the start under the
+// default rules (fewer if the game ends first), with Rng(seed) rolling and choosing.
+Position random_game_position(uint64_t seed, int turns);
 
 // One random valid position of the given theme.
 Position scattered_position(Rng& rng, Scatter theme);

@@ -1,4 +1,7 @@
-// tests/nn/temp_dir.h — a fresh temporary directory per test, removed afterwards.
+// tests/support/temp_dir.h — a fresh temporary directory per test, removed afterwards.
+//
+// Named after the running test (suite, name) and the process, so parallel ctest runs and
+// concurrent suites never share one. Use inside a TEST body.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -7,8 +10,6 @@
 #include <filesystem>
 #include <string>
 
-#include "core/error.h"
-
 namespace nardy::testing {
 
 class TempDir {
@@ -16,7 +17,7 @@ class TempDir {
   TempDir() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     path_ = std::filesystem::temp_directory_path() /
-            ("nardy_nn_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
+            ("nardy_test_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
              std::to_string(::getpid()));
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
@@ -29,17 +30,5 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
-
-// The message of the nardy::Error that f throws (fails the test if none).
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected nardy::Error";
-  return "";
-}
 
 }  // namespace nardy::testing
