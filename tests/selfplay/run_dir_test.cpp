@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "tests/support/temp_dir.h"
 
 namespace nardy {
 namespace {
@@ -15,13 +16,8 @@ namespace fs = std::filesystem;
 
 class RunDirTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("nardy_run_dir_test_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(root_);
-  }
-  void TearDown() override { fs::remove_all(root_); }
-  fs::path root_;
+  testing::TempDir tmp_;
+  const fs::path root_ = tmp_.file("root");
 };
 
 TEST_F(RunDirTest, AtomicWriteReplacesContentAndLeavesNoTemporary) {

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "tests/support/temp_dir.h"
 #include "selfplay/arena.h"
 #include "selfplay/net_agent.h"
 #include "selfplay/run_dir.h"
@@ -32,13 +33,7 @@ using nlohmann::json;
 
 class TdTrainerTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("nardy_td_trainer_test_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-  }
-  void TearDown() override { fs::remove_all(root_); }
+  void SetUp() override { fs::create_directories(root_); }
 
   // A small, fast run: 16 hidden units, one thread, no periodic evaluation.
   TrainConfig small_config(const std::string& name, int64_t games, int64_t checkpoint_every) const {
@@ -58,7 +53,8 @@ class TdTrainerTest : public ::testing::Test {
     c.log.metrics_every = 0;
     return c;
   }
-  fs::path root_;
+  testing::TempDir tmp_;
+  const fs::path root_ = tmp_.file("runs");
 };
 
 // Whether two nets hold exactly the same parameters.
