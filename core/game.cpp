@@ -5,6 +5,10 @@
 
 namespace nardy {
 
+bool opening_excludes_doubles(const Position& pos, const Rules& rules) {
+  return rules.opening == Opening::NoDoubles && pos == Position::start();
+}
+
 std::optional<Outcome> game_outcome(const Position& pos, const Rules& rules) {
   const int white_off = pos.off(Side::White), black_off = pos.off(Side::Black);
   auto win = [](Side w, int loser_off) { return Outcome{w, loser_off == 0 ? 2 : 1}; };

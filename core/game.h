@@ -34,6 +34,11 @@ std::optional<Outcome> game_outcome(const Position& pos, const Rules& rules);
 
 std::string format_outcome(const Outcome& o);  // "white 1", "black 2", "draw"
 
+// True when the roll about to be made at `pos` is a game's opening roll and may not be a
+// double: `pos` is the start position and rules.opening is no_doubles (RULES.md `opening`).
+// For analyses and rollouts of a bare position; a Game knows its own opening turn.
+bool opening_excludes_doubles(const Position& pos, const Rules& rules);
+
 // A game from a start position: the chance node (roll), the legal moves, apply and undo.
 // Moves are validated against the legal set; an illegal one throws Error.
 class Game {

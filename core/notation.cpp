@@ -139,6 +139,11 @@ Dice make_dice(int d1, int d2) {
   return Dice{static_cast<uint8_t>(d1), static_cast<uint8_t>(d2)};
 }
 
+int parse_die(std::string_view text) {
+  if (text.size() != 1 || text[0] < '1' || text[0] > '6') throw Error("die '" + std::string(text) + "' is not 1..6");
+  return text[0] - '0';
+}
+
 Dice parse_dice(std::string_view text) {
   std::string digits;
   for (char c : text) {

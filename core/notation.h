@@ -37,6 +37,9 @@ MoveResult find_move(const Position& pos, Dice dice, const Rules& rules, std::st
 
 // Parses dice as "6-5", "65", "6 5" or "6,5". Throws Error naming the text otherwise.
 Dice parse_dice(std::string_view text);
+// Parses one die written as a single digit "1".."6" (a command-line or protocol field).
+// Throws Error "die 'TEXT' is not 1..6" otherwise.
+int parse_die(std::string_view text);
 // Validates two die values (1..6). Throws Error naming the bad value otherwise.
 Dice make_dice(int d1, int d2);
 std::string format_dice(Dice dice);  // "6-5"

@@ -18,7 +18,7 @@ void check_request(const Position& pos, Dice dice, const AnalysisOptions& option
   if (auto err = pos.validation_error()) throw Error("analyze: invalid position: " + *err);
   if (!dice.valid()) throw Error("analyze: dice must be 1..6");
   if (auto o = game_outcome(pos, options.rules)) throw Error("analyze: the game is over at this position (" + format_outcome(*o) + ")");
-  if (dice.is_double() && pos == Position::start() && options.rules.opening == Opening::NoDoubles)
+  if (dice.is_double() && opening_excludes_doubles(pos, options.rules))
     throw Error("analyze: the opening roll is never a double under opening=no_doubles (allow it with the rule opening=any_roll)");
   if (options.rollout_trials < 1)
     throw Error("analyze: trials must be at least 1 (got " + std::to_string(options.rollout_trials) + ")");

@@ -24,11 +24,6 @@ std::vector<std::string> split_ws(const std::string& line) {
   return out;
 }
 
-int parse_die(const std::string& s) {
-  if (s.size() != 1 || s[0] < '1' || s[0] > '6') throw Error("die '" + s + "' is not 1..6");
-  return s[0] - '0';
-}
-
 void expect_fields(const std::vector<std::string>& t, size_t n, const char* usage) {
   if (t.size() != n)
     throw Error(std::string("expected '") + usage + "' (" + std::to_string(n) + " fields), got " +

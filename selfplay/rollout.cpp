@@ -85,7 +85,7 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn, cons
   if (game_outcome(pos, options.rules)) throw Error("rollout: the game is already over at this position");
 
   const Side root = pos.side_to_move();
-  const bool opening_no_doubles = options.rules.opening == Opening::NoDoubles && pos == Position::start();
+  const bool opening_no_doubles = opening_excludes_doubles(pos, options.rules);
   const int threads = static_cast<int>(std::min<int64_t>(options.threads, options.trials));
   std::vector<Trial> trials(static_cast<size_t>(options.trials));
   std::atomic<int64_t> next{0};

@@ -44,7 +44,7 @@ const RollSet& rolls_for(const Position& pos, const Rules& rules) {
       if (!w.dice.is_double()) r.rolls[r.count++] = w, r.total += static_cast<float>(w.weight36);
     return r;
   }();
-  return rules.opening == Opening::NoDoubles && pos == Position::start() ? opening : all;
+  return opening_excludes_doubles(pos, rules) ? opening : all;
 }
 
 // Orders scored moves: deeper first, then higher equity, then lower index.

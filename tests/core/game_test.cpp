@@ -206,6 +206,13 @@ TEST(Opening, OnlyAGameFromTheStartHasAnOpeningTurn) {
   EXPECT_TRUE(Game(kDefault).is_opening_turn());
 }
 
+// Given a bare position, Then only the start position under opening=no_doubles excludes doubles.
+TEST(Opening, ABarePositionExcludesDoublesOnlyAtTheStartUnderNoDoubles) {
+  EXPECT_TRUE(opening_excludes_doubles(Position::start(), kDefault));
+  EXPECT_FALSE(opening_excludes_doubles(Position::start(), with_rule("opening", "any_roll")));
+  EXPECT_FALSE(opening_excludes_doubles(board({{24, 14}, {13, 1}}, {{12, 15}}, Side::Black), kDefault));
+}
+
 // ---- Game mechanics ----
 
 TEST(Game, PlayUndoAndIllegalMoves) {

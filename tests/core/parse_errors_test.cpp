@@ -1,6 +1,6 @@
 // Every malformed input of the core parsers gives an Error whose message names the input and
 // the problem: parse_pos, parse_position_id, parse_notation / find_move, parse_dice /
-// make_dice, Rules::parse / set / apply_assignment, read_record / read_records.
+// parse_die / make_dice, Rules::parse / set / apply_assignment, read_record / read_records.
 #include <gtest/gtest.h>
 
 
@@ -225,6 +225,12 @@ TEST(ParseDice, Errors) {
 TEST(ParseDice, AcceptedForms) {
   for (const char* text : {"6-5", "65", "6 5", "6,5", " 6 - 5 "}) EXPECT_EQ(parse_dice(text), (Dice{6, 5})) << text;
   EXPECT_EQ(format_dice(parse_dice("1-6")), "1-6");
+}
+
+TEST(ParseDie, ErrorsAndValues) {
+  for (const char* text : {"", "0", "7", "x", "66", "-1", " 6"})
+    EXPECT_EQ(error_of([&] { parse_die(text); }), "die '" + std::string(text) + "' is not 1..6") << text;
+  for (int d = 1; d <= 6; ++d) EXPECT_EQ(parse_die(std::to_string(d)), d);
 }
 
 TEST(MakeDice, Errors) {
