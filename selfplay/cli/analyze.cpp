@@ -1,5 +1,4 @@
 // `nardy analyze POS D1 D2 [--agent SPEC]`: the legal moves ranked by equity.
-#include <fstream>
 #include <iostream>
 
 #include "core/error.h"
@@ -10,13 +9,6 @@
 #include "selfplay/net_agent.h"
 
 namespace nardy::cli {
-
-namespace {
-int parse_die_arg(const std::string& cmd, const std::string& s) {
-  if (s.size() != 1 || s[0] < '1' || s[0] > '6') throw Error(cmd + ": die '" + s + "' is not 1..6");
-  return s[0] - '0';
-}
-}  // namespace
 
 void add_analyze_command(CLI::App& app) {
   struct Args {
@@ -40,12 +32,7 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_option("--json", a->json, "Also write the analysis as JSON to FILE");
   add_rule_option(*cmd, a->rules);
   cmd->callback([a] {
-    const auto& p = a->positional;
-    if (p.size() != 3 && p.size() != 4)
-      throw Error("analyze: expected POS D1 D2, got " + std::to_string(p.size()) + " arguments");
-    const size_t npos = p.size() - 2;
-    const Position pos = parse_pos(join_pos_args(p, npos));
-    const Dice dice = make_dice(parse_die_arg("analyze", p[npos]), parse_die_arg("analyze", p[npos + 1]));
+    const auto [pos, dice] = parse_pos_dice_args("analyze", a->positional);
     AnalysisOptions o;
     o.rules = rules_from(a->rules);
     o.rollout_trials = a->trials;
@@ -53,10 +40,7 @@ void add_analyze_command(CLI::App& app) {
     o.seed = a->seed;
     const Analysis an = analyze_moves(pos, dice, a->agent, o);
     std::cout << format_pos(pos) << "  dice " << format_dice(dice) << "\n" << an.to_text();
-    if (!a->json.empty()) {
-      std::ofstream f(a->json);
-      if (!(f << an.to_json() << "\n")) throw Error("analyze: cannot write JSON file '" + a->json + "'");
-    }
+    if (!a->json.empty()) write_output_file("analyze", "JSON", a->json, an.to_json() + "\n");
   });
 }
 

@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "core/position.h"
 #include "core/rules.h"
+#include "core/types.h"
 
 namespace nardy::cli {
 
@@ -35,6 +37,19 @@ Rules rules_from(const std::vector<std::string>& assignments);
 
 // POS arguments may arrive as one quoted argument ("... w") or as two (counts, side).
 std::string join_pos_args(const std::vector<std::string>& args, size_t count_before_rest);
+
+// The positional arguments POS D1 D2 (POS as one argument or two) of subcommand `cmd`. Throws
+// Error "CMD: ..." for a wrong count or a die that is not 1..6, and parse_pos's Error for a bad POS.
+struct PosDiceArgs {
+  Position pos;
+  Dice dice;
+};
+PosDiceArgs parse_pos_dice_args(const std::string& cmd, const std::vector<std::string>& args);
+
+// Writes `text` to the file at `path` (an output option of `cmd`, e.g. --json). Throws Error
+// "CMD: cannot write KIND file 'PATH'" when it cannot be written.
+void write_output_file(const std::string& cmd, const std::string& kind, const std::string& path,
+                       const std::string& text);
 
 // The tool's description (top of --help) and the common parse/dispatch: CLI11 help exits 0,
 // argument errors and nardy::Error print a message and give status 2.

@@ -1,7 +1,10 @@
 // Helpers shared by the subcommands and by both front ends (nardy, nardy-full).
+#include <fstream>
 #include <iostream>
 
 #include "core/error.h"
+#include "core/notation.h"
+#include "core/pos_text.h"
 #include "selfplay/cli/command.h"
 
 namespace nardy::cli {
@@ -26,6 +29,26 @@ std::string join_pos_args(const std::vector<std::string>& args, size_t n) {
   std::string s;
   for (size_t i = 0; i < n && i < args.size(); ++i) s += (i ? " " : "") + args[i];
   return s;
+}
+
+PosDiceArgs parse_pos_dice_args(const std::string& cmd, const std::vector<std::string>& args) {
+  if (args.size() != 3 && args.size() != 4)
+    throw Error(cmd + ": expected POS D1 D2, got " + std::to_string(args.size()) + " arguments");
+  const size_t npos = args.size() - 2;
+  PosDiceArgs out;
+  out.pos = parse_pos(join_pos_args(args, npos));
+  try {
+    out.dice = make_dice(parse_die(args[npos]), parse_die(args[npos + 1]));
+  } catch (const Error& e) {
+    throw Error(cmd + ": " + e.what());
+  }
+  return out;
+}
+
+void write_output_file(const std::string& cmd, const std::string& kind, const std::string& path,
+                       const std::string& text) {
+  std::ofstream f(path);
+  if (!(f << text)) throw Error(cmd + ": cannot write " + kind + " file '" + path + "'");
 }
 
 const char* kAppDescription =

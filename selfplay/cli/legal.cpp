@@ -22,16 +22,7 @@ void add_legal_command(CLI::App& app) {
   cmd->add_option("args", args->positional, "POS D1 D2 (POS quoted as one argument)")->required()->allow_extra_args();
   add_rule_option(*cmd, args->rules);
   cmd->callback([args] {
-    const auto& a = args->positional;
-    if (a.size() != 3 && a.size() != 4)
-      throw Error("legal: expected POS D1 D2, got " + std::to_string(a.size()) + " arguments");
-    size_t npos = a.size() - 2;
-    Position pos = parse_pos(join_pos_args(a, npos));
-    auto die = [](const std::string& s) {
-      if (s.size() != 1 || s[0] < '1' || s[0] > '6') throw Error("legal: die '" + s + "' is not 1..6");
-      return s[0] - '0';
-    };
-    Dice dice = make_dice(die(a[npos]), die(a[npos + 1]));
+    const auto [pos, dice] = parse_pos_dice_args("legal", args->positional);
     Rules rules = rules_from(args->rules);
     if (pos.on_board(pos.side_to_move()) == 0)
       throw Error("legal: the side to move has no checkers left (the game is over)");

@@ -1,10 +1,10 @@
 // `nardy rollout POS [--move NOTATION --dice D1D2] --trials N`: Monte Carlo equity of a position.
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 
 #include "core/error.h"
+#include "core/game.h"
 #include "core/notation.h"
 #include "core/pos_text.h"
 #include "selfplay/cli/command.h"
@@ -52,7 +52,7 @@ void add_rollout_command(CLI::App& app) {
     std::string header = format_pos(pos);
     if (after_move) {
       const Dice dice = parse_dice(a->dice);
-      if (dice.is_double() && pos == Position::start() && rules.opening == Opening::NoDoubles)
+      if (dice.is_double() && opening_excludes_doubles(pos, rules))
         throw Error("rollout: the opening roll is never a double under opening=no_doubles (use --rule opening=any_roll)");
       const MoveResult m = find_move(pos, dice, rules, a->move);
       header += "  after " + format_dice(dice) + " " + format_move(m.move) + " (for the player making it)";
@@ -79,10 +79,7 @@ void add_rollout_command(CLI::App& app) {
     if (after_move) r = r.flipped();
     std::cout << header << "\n" << r.to_text();
     std::printf("%.2f s (%.0f trials/s on %d thread(s))\n", secs, r.trials / secs, a->threads);
-    if (!a->json.empty()) {
-      std::ofstream f(a->json);
-      if (!(f << r.to_json() << "\n")) throw Error("rollout: cannot write JSON file '" + a->json + "'");
-    }
+    if (!a->json.empty()) write_output_file("rollout", "JSON", a->json, r.to_json() + "\n");
   });
 }
 

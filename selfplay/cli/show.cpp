@@ -1,5 +1,4 @@
 // `nardy show POS|ID [--svg FILE] [--move NOTATION]`: draws the board in the terminal or as SVG.
-#include <fstream>
 #include <iostream>
 
 #include "core/error.h"
@@ -30,10 +29,7 @@ void add_show_command(CLI::App& app) {
       BoardSvgOptions opt;
       opt.title = a->title;
       if (!a->move.empty()) opt.arrows = parse_notation(a->move);
-      std::ofstream out(a->svg);
-      if (!out) throw Error("show: cannot write SVG file '" + a->svg + "'");
-      out << board_svg(pos, opt);
-      if (!out) throw Error("show: failed writing SVG file '" + a->svg + "'");
+      write_output_file("show", "SVG", a->svg, board_svg(pos, opt));
       std::cout << "SVG written to " << a->svg << "\n";
     }
   });

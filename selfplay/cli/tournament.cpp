@@ -1,6 +1,5 @@
 // `nardy tournament SPEC... --games N`: a round robin and a ratings table.
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 
 #include "core/error.h"
@@ -44,14 +43,8 @@ void add_tournament_command(CLI::App& app) {
     const std::vector<std::string> players = expand_tournament_players(a->players);
     const TournamentResult t = run_tournament(players, o);
     std::cout << t.to_text();
-    if (!a->csv.empty()) {
-      std::ofstream f(a->csv);
-      if (!(f << t.to_csv())) throw Error("tournament: cannot write CSV file '" + a->csv + "'");
-    }
-    if (!a->json.empty()) {
-      std::ofstream f(a->json);
-      if (!(f << t.to_json() << "\n")) throw Error("tournament: cannot write JSON file '" + a->json + "'");
-    }
+    if (!a->csv.empty()) write_output_file("tournament", "CSV", a->csv, t.to_csv());
+    if (!a->json.empty()) write_output_file("tournament", "JSON", a->json, t.to_json() + "\n");
   });
 }
 
