@@ -192,7 +192,7 @@ void bind_agent_class(py::module_& m) {
       .def_property_readonly("best", [](const Analysis& an) { return an.moves.front(); }, "The best MoveAnalysis")
       .def("to_text", &Analysis::to_text, "The table `nardy analyze` prints")
       .def("to_json", &Analysis::to_json, "As `nardy analyze --json` writes")
-      .def("to_dict", [](const Analysis& an) { return py::module_::import("json").attr("loads")(an.to_json()); },
+      .def("to_dict", [](const Analysis& an) { return json_loads(an.to_json()); },
            "json.loads of to_json()")
       .def("__len__", [](const Analysis& an) { return an.moves.size(); })
       .def("__getitem__", [](const Analysis& an, long long i) {

@@ -29,8 +29,6 @@
 namespace nardy::py_bind {
 namespace {
 
-py::object json_loads(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
-
 // Calls a Python progress callback from C++ (any thread, GIL not held). An exception it raises
 // is stored and stops the call (the library's stop hook reports it), to be re-raised after.
 template <typename... Args>

@@ -11,7 +11,7 @@
 // Dice are plain `int d1, int d2` parameters checked by core's make_dice().
 //
 // Output helpers: dice_tuple (d1, d2) and steps_list, a Move as (from_point, to_point) tuples in
-// absolute points with to_point == 0 for bearing off.
+// absolute points with to_point == 0 for bearing off; json_loads for the to_dict() methods.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -91,6 +91,9 @@ inline uint64_t seed_arg(const py::int_& h) {
 }
 
 inline py::tuple dice_tuple(Dice d) { return py::make_tuple(int{d.d1}, int{d.d2}); }
+
+// json.loads(text): a result's to_json() as Python dicts and lists (to_dict()).
+inline py::object json_loads(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
 
 inline py::list steps_list(const Move& move) {
   py::list out;
