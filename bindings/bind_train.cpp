@@ -90,30 +90,6 @@ void collect_overrides(const py::handle& h, const std::string& prefix, std::vect
   }
 }
 
-// Applies every assignment. apply_override() validates the whole config after each one, so a
-// pair that is only valid together (net.hidden=[64,32] with net.backend=libtorch) fails in one
-// order; a failed assignment is retried after the others, and the first error is raised only
-// when a whole pass makes no progress. Returns the assignments in the order that worked.
-std::vector<std::string> apply_overrides(TrainConfig& c, std::vector<std::string> pending, const std::string& source) {
-  std::vector<std::string> applied;
-  while (!pending.empty()) {
-    std::vector<std::string> failed;
-    std::exception_ptr first_error;
-    for (const auto& o : pending) {
-      try {
-        apply_override(c, o, source);
-        applied.push_back(o);
-      } catch (const Error&) {
-        if (!first_error) first_error = std::current_exception();
-        failed.push_back(o);
-      }
-    }
-    if (failed.size() == pending.size()) std::rethrow_exception(first_error);
-    pending = std::move(failed);
-  }
-  return applied;
-}
-
 // The config from a path, YAML text or a dict, then `overrides`.
 TrainConfig config_arg(const py::handle& config, const py::handle& overrides) {
   std::vector<std::string> extra;
@@ -282,7 +258,7 @@ void bind_train(py::module_& m) {
           std::vector<std::string> extra;
           collect_overrides(overrides, "", extra);
           TrainConfig c = load_config(RunDir::open(run_dir).config_path());
-          extra = apply_overrides(c, extra, run_dir + "/config.yaml");
+          apply_overrides(c, extra, run_dir + "/config.yaml");
           return run_training(callback, verbose, c.best_opponent(),
                               [&](const TrainCallbacks& cb) { return resume(run_dir, extra, cb); });
         }, py::arg("run_dir"), py::arg("overrides") = py::none(), py::arg("callback") = py::none(),

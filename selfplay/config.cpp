@@ -412,9 +412,16 @@ TrainConfig parse_config(std::string_view text, const std::string& file) {
   return c;
 }
 
-void apply_override(TrainConfig& c, std::string_view assignment, const std::string& file) {
+namespace {
+
+std::string override_source(std::string_view assignment, const std::string& file) {
   std::string where = "--set " + std::string(assignment);
-  if (!file.empty()) where = source_name(file) + ", " + where;
+  return file.empty() ? where : source_name(file) + ", " + where;
+}
+
+// Sets the field an override names, with the field's own type and range checks, but without
+// the cross-field checks of validate(): those run once all overrides are in.
+void set_override(TrainConfig& c, std::string_view assignment, const std::string& where) {
   const auto eq = assignment.find('=');
   if (eq == std::string_view::npos || eq == 0)
     throw Error(where + ": expected KEY=VALUE with KEY a path such as td.lambda");
@@ -430,9 +437,24 @@ void apply_override(TrainConfig& c, std::string_view assignment, const std::stri
   }
   const std::string value(assignment.substr(eq + 1));
   YAML::Node node = value.empty() ? YAML::Node(std::string()) : load_yaml(value, where);
+  set_field(c, *f, node, where);
+}
+
+}  // namespace
+
+void apply_override(TrainConfig& c, std::string_view assignment, const std::string& file) {
+  apply_overrides(c, {std::string(assignment)}, file);
+}
+
+void apply_overrides(TrainConfig& c, const std::vector<std::string>& assignments, const std::string& file) {
+  if (assignments.empty()) return;
   TrainConfig updated = c;
-  set_field(updated, *f, node, where);
-  validate(updated, where);
+  std::string all;
+  for (const auto& a : assignments) {
+    set_override(updated, a, override_source(a, file));
+    all += (all.empty() ? "--set " : " --set ") + a;
+  }
+  validate(updated, file.empty() ? all : source_name(file) + ", " + all);
   c = std::move(updated);
 }
 
@@ -442,7 +464,7 @@ TrainConfig load_config(const std::string& path, const std::vector<std::string>&
   std::stringstream ss;
   ss << in.rdbuf();
   TrainConfig c = parse_config(ss.str(), path);
-  for (const auto& o : overrides) apply_override(c, o, path);
+  apply_overrides(c, overrides, path);
   return c;
 }
 

@@ -127,6 +127,11 @@ TrainConfig load_config(const std::string& path, const std::vector<std::string>&
 // Applies one "KEY=VALUE" override with the same key paths and checks as the file; `source`
 // (e.g. the config file) is named in errors beside the assignment. Re-validates the whole config.
 void apply_override(TrainConfig& config, std::string_view assignment, const std::string& source = "");
+// Applies several overrides as one change: each field is type- and range-checked as it is set,
+// the cross-field checks run once at the end, so the order of the assignments does not matter
+// (net.hidden=[64,32] with net.backend=libtorch works either way). All or nothing.
+void apply_overrides(TrainConfig& config, const std::vector<std::string>& assignments,
+                     const std::string& source = "");
 // Cross-field checks (fast backend needs one hidden layer, exponential schedules need positive
 // ends, best_by among the opponents, opponents are valid agent specs). Throws Error.
 void validate(const TrainConfig& config, const std::string& source = "<config>");

@@ -425,7 +425,7 @@ TrainResult resume(const std::string& run_dir, const std::vector<std::string>& o
   RunDir dir = RunDir::open(run_dir);
   const TrainConfig before = load_config(dir.config_path());
   TrainConfig config = before;
-  for (const auto& o : overrides) apply_override(config, o, dir.config_path());
+  apply_overrides(config, overrides, dir.config_path());
   check_resume_override(before, config, "resume " + dir.path());
   // The run lives where it is now, whatever run.dir/run.name said when it started.
   RunState state = dir.read_state();

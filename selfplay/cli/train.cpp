@@ -43,7 +43,7 @@ void run_train(const TrainArgs& a) {
   } else {
     run_dir = a.resume;
     TrainConfig c = load_config(RunDir::open(a.resume).config_path());
-    for (const auto& o : a.overrides) apply_override(c, o, a.resume + "/config.yaml");
+    apply_overrides(c, a.overrides, a.resume + "/config.yaml");
     config = c;
   }
   const bool live = config.log.progress && isatty(STDOUT_FILENO);

@@ -158,6 +158,24 @@ TEST(ConfigOverride, ErrorsNameTheAssignmentTheFileAndTheKey) {
   EXPECT_EQ(c, TrainConfig{});
 }
 
+TEST(ConfigOverride, SeveralOverridesAreOneChangeWhateverTheirOrder) {
+  // Two hidden layers are valid only with the libtorch backend: one at a time, either order
+  // would fail the cross-field check; together they are accepted in both orders.
+  for (const auto& order : {std::vector<std::string>{"net.hidden=[64,32]", "net.backend=libtorch"},
+                            std::vector<std::string>{"net.backend=libtorch", "net.hidden=[64,32]"}}) {
+    TrainConfig c;
+    apply_overrides(c, order);
+    EXPECT_EQ(c.net.hidden, (std::vector<int>{64, 32}));
+    EXPECT_EQ(c.net.backend, "libtorch");
+  }
+  TrainConfig c;
+  EXPECT_THROW(apply_override(c, "net.hidden=[64,32]"), Error);
+  // A combination that stays invalid names every assignment and leaves the config unchanged.
+  const std::string msg = error_of([&] { apply_overrides(c, {"td.lambda=0.5", "net.hidden=[64,32]"}, "x.yaml"); });
+  EXPECT_EQ(msg.find("config 'x.yaml', --set td.lambda=0.5 --set net.hidden=[64,32]: net.hidden:"), 0u) << msg;
+  EXPECT_EQ(c, TrainConfig{});
+}
+
 TEST(Config, YamlRoundTripIsExact) {
   TrainConfig c;
   apply_override(c, "td.alpha=0.123456789");
