@@ -63,7 +63,10 @@ class TorchTdBackend final : public TdBackend {
     torch::NoGradGuard no_grad;
     for (size_t k = 0; k < traces_.size(); ++k) {
       const float c = alpha * (t[k] - v[k]);
-      for (size_t p = 0; p < params_.size(); ++p) params_[p].add_(traces_[k][p], c);
+      // Through a detached view (Python's `.data`): the step does not bump the parameters'
+      // autograd version, so another worker sharing this net (Hogwild) can still back-propagate
+      // through the graph it built before the step.
+      for (size_t p = 0; p < params_.size(); ++p) params_[p].data().add_(traces_[k][p], c);
     }
   }
 

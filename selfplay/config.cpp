@@ -358,11 +358,6 @@ void validate(const TrainConfig& c, const std::string& where) {
   if (c.net.backend == "fast" && c.net.hidden.size() != 1)
     fail("net.hidden", "the fast backend supports exactly one hidden layer, got " +
                            std::to_string(c.net.hidden.size()) + " (set net.backend: libtorch for deeper nets)");
-  // The libtorch backend's autograd refuses parameters that another thread updated in place
-  // (nn/td_backend_torch.cpp), so it cannot share a net between workers.
-  if (c.net.backend == "libtorch" && c.run.threads > 1)
-    fail("run.threads", "the libtorch backend trains on one thread only, got " + std::to_string(c.run.threads) +
-                            " (set run.threads: 1, or net.backend: fast)");
   for (const auto* s : {&c.td.alpha, &c.td.epsilon}) {
     const std::string name = s == &c.td.alpha ? "alpha" : "epsilon";
     if (s->kind == ScheduleKind::Exponential && (s->start <= 0 || s->final <= 0))

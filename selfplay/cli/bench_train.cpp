@@ -31,7 +31,7 @@ void add_bench_train_command(CLI::App& bench) {
       ->check(CLI::IsMember({"fast", "libtorch", "both"}));
   cmd->add_option("--encoder", a->encoder, "Encoder (raw, extended)")->capture_default_str();
   cmd->add_option("--hidden", a->hidden, "Hidden units")->capture_default_str()->check(CLI::Range(1, 4096));
-  cmd->add_option("--threads", a->threads, "Worker threads sharing the net (Hogwild; libtorch always runs on 1)")->capture_default_str()
+  cmd->add_option("--threads", a->threads, "Worker threads sharing the net (Hogwild)")->capture_default_str()
       ->check(CLI::Range(1, 256));
   cmd->add_option("--seed", a->seed, "Seed")->capture_default_str();
   add_rule_option(*cmd, a->rules);
@@ -42,8 +42,7 @@ void add_bench_train_command(CLI::App& bench) {
     shape.hidden = {a->hidden};
     shape.num_outputs = rules.last_roll_draw ? 4 : 3;
     auto run = [&](const std::string& backend, long games) {
-      // The libtorch backend cannot share a net between threads (see selfplay/config.cpp).
-      const int threads = backend == "libtorch" ? 1 : a->threads;
+      const int threads = a->threads;
       bench_train(shape, backend, std::min(games, 20L), threads, a->seed + 1, rules);  // warm-up
       const TrainBenchResult r = bench_train(shape, backend, games, threads, a->seed, rules);
       std::printf("train %-8s %6ld games %8ld turns %8.2f s  %8.1f games/s  %9.0f turns/s  (%d thread%s)\n",

@@ -291,6 +291,20 @@ TEST_F(TdTrainerTest, HogwildThreadsPlayExactlyThePlannedGames) {
   EXPECT_GT(r.positions, 200 * 40);
 }
 
+TEST_F(TdTrainerTest, HogwildThreadsShareOneNetWithTheLibtorchBackendToo) {
+  // Each worker back-propagates through a graph built on parameters that the other worker
+  // updates meanwhile; the update must not invalidate that graph.
+  TrainConfig c = small_config("threads-libtorch", 40, 20);
+  c.run.threads = 2;
+  c.net.backend = "libtorch";
+  c.net.hidden = {8, 8};
+  const TrainResult r = train(c);
+  EXPECT_TRUE(r.completed);
+  EXPECT_EQ(r.games_done, 40);
+  EXPECT_EQ(ValueNet::load(r.checkpoint).info().games, 40);
+  EXPECT_GT(r.positions, 40 * 40);
+}
+
 TEST_F(TdTrainerTest, TrainingImprovesPlayAgainstRandom) {
   // A statistical check with a wide margin: the untrained net plays close to random; after
   // 3000 training games on one thread (deterministic) it wins far more. Measured when written
