@@ -18,6 +18,8 @@
 #include <array>
 #include <cmath>
 
+#include "core/game.h"
+
 namespace nardy {
 
 struct Evaluation {
@@ -46,6 +48,21 @@ inline Evaluation evaluation_from_logits(const float* z, int k) {
   e.win_mars = e.win * logistic(z[1]);
   e.lose_mars = lose * logistic(z[2]);
   return e;
+}
+
+// The finished game as a target in White's perspective (TD(λ)'s last target): 1 for what
+// happened, 0 for the rest.
+inline Evaluation outcome_target(const Outcome& outcome) {
+  Evaluation t{0.0f, 0.0f, 0.0f, 0.0f};
+  if (outcome.is_draw()) {
+    t.draw = 1.0f;
+  } else if (*outcome.winner == Side::White) {
+    t.win = 1.0f;
+    t.win_mars = outcome.is_mars() ? 1.0f : 0.0f;
+  } else {
+    t.lose_mars = outcome.is_mars() ? 1.0f : 0.0f;
+  }
+  return t;
 }
 
 }  // namespace nardy

@@ -10,20 +10,6 @@ Evaluation white_view(const Evaluation& e, Side side) { return side == Side::Whi
 
 }  // namespace
 
-Evaluation outcome_target(const Outcome& outcome) {
-  Evaluation t;
-  t.win = t.win_mars = t.lose_mars = t.draw = 0.0f;
-  if (outcome.is_draw()) {
-    t.draw = 1.0f;
-  } else if (*outcome.winner == Side::White) {
-    t.win = 1.0f;
-    t.win_mars = outcome.is_mars() ? 1.0f : 0.0f;
-  } else {
-    t.lose_mars = outcome.is_mars() ? 1.0f : 0.0f;
-  }
-  return t;
-}
-
 TdSelfPlayer::TdSelfPlayer(ValueNet& net, const Rules& rules, std::string_view backend, float lambda)
     : encoder_(net.encoder()),
       rules_(rules),

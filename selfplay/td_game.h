@@ -36,9 +36,6 @@ struct TdGameStats {
   double abs_td_error = 0;  // sum over updates of |target equity - value equity| (White's view)
 };
 
-// The Evaluation (White's view) of a finished game's outcome: 0-1 indicators.
-Evaluation outcome_target(const Outcome& outcome);
-
 class TdSelfPlayer {
  public:
   // Binds a TD backend ("fast" or "libtorch") to `net`, which must outlive this object.

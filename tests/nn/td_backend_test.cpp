@@ -38,20 +38,6 @@ PlayedGame random_game(uint64_t seed, const Rules& rules) {
   return g;
 }
 
-// The outcome as a White-perspective target.
-Evaluation outcome_target(const Outcome& o) {
-  Evaluation t{0.0f, 0.0f, 0.0f, 0.0f};
-  if (o.is_draw()) {
-    t.draw = 1.0f;
-  } else if (*o.winner == Side::White) {
-    t.win = 1.0f;
-    t.win_mars = o.is_mars() ? 1.0f : 0.0f;
-  } else {
-    t.lose_mars = o.is_mars() ? 1.0f : 0.0f;
-  }
-  return t;
-}
-
 std::vector<float> all_parameters(const ValueNet& net) {
   std::vector<float> p;
   for (const auto& l : net.layers()) {
