@@ -192,6 +192,7 @@ void bind_progress(py::module_& m) {
       .def_readonly("games_per_s", &TrainProgress::games_per_s, "Recent self-play speed")
       .def_readonly("eta_s", &TrainProgress::eta_s, "Estimated seconds to the end (self-play only)")
       .def_readonly("alpha", &TrainProgress::alpha, "Current TD step size")
+      .def_readonly("lambda_", &TrainProgress::lambda, "Current trace decay lambda (lambda is a Python keyword)")
       .def_readonly("epsilon", &TrainProgress::epsilon, "Current exploration rate")
       .def_readonly("mean_game_length", &TrainProgress::mean_game_length, "Turns per game of the last segment")
       .def_readonly("td_error", &TrainProgress::td_error, "Mean |target - value| equity of the last segment")

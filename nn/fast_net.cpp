@@ -13,6 +13,7 @@
 #endif
 
 #include "core/error.h"
+#include "nn/td_backend.h"
 
 namespace nardy {
 namespace {
@@ -268,8 +269,7 @@ void FastNet::evaluate_batch(const float* base, const float* inputs, int n, Eval
 // ---------------------------------------------------------------------------------------------
 
 FastTd::FastTd(ValueNet& net, float lambda) : net_(net), lambda_(lambda) {
-  if (!(lambda >= 0.0f && lambda <= 1.0f))
-    throw Error("TD lambda must be in [0, 1], got " + std::to_string(lambda));
+  check_td_lambda(lambda);
   auto layers = net.layers();
   w1_ = layers[0].weight;
   b1_ = layers[0].bias;
@@ -287,6 +287,11 @@ FastTd::FastTd(ValueNet& net, float lambda) : net_(net), lambda_(lambda) {
   nonzero_x_.assign(in, 0.0f);
   touched_.assign(in, 0);
   touched_rows_.reserve(in);
+}
+
+void FastTd::set_lambda(float lambda) {
+  check_td_lambda(lambda);
+  lambda_ = lambda;
 }
 
 // Only the W1 rows of inputs that were non-zero at some state since clear() can hold non-zero

@@ -94,6 +94,8 @@ class FastTd {
 
   // Clears the traces (start of a game).
   void clear();
+  // The trace decay from the next accumulate() on; throws Error outside [0, 1].
+  void set_lambda(float lambda);
   // Forward of x (from `mover`'s view), adds ∇θ V_White(x) to the traces (after decaying them
   // by λ), returns V_White(x).
   Evaluation accumulate(const float* x, Side mover);

@@ -6,9 +6,13 @@
 
 namespace nardy {
 
-std::unique_ptr<TdBackend> make_td_backend(std::string_view name, ValueNet& net, float lambda) {
+void check_td_lambda(float lambda) {
   if (!(lambda >= 0.0f && lambda <= 1.0f))
     throw Error("TD lambda must be in [0, 1], got " + std::to_string(lambda));
+}
+
+std::unique_ptr<TdBackend> make_td_backend(std::string_view name, ValueNet& net, float lambda) {
+  check_td_lambda(lambda);
   if (name == "fast") return make_fast_td_backend(net, lambda);
   if (name == "libtorch") return make_libtorch_td_backend(net, lambda);
   throw Error("unknown TD backend '" + std::string(name) + "' (expected fast or libtorch)");

@@ -41,6 +41,9 @@ class TdBackend {
 
   // Clears the eligibility traces (call at the start of each game).
   virtual void start_game() = 0;
+  // The trace decay from the next accumulate() on (a λ schedule changes it between games);
+  // throws Error outside [0, 1].
+  virtual void set_lambda(float lambda) = 0;
   // Evaluates x (mover's view; `mover` is its side), adds the gradient of its White-perspective
   // outputs to the traces, and returns that White-perspective evaluation.
   virtual Evaluation accumulate(std::span<const float> x, Side mover) = 0;
@@ -60,6 +63,9 @@ class TdBackend {
 // "fast" or "libtorch"; `lambda` in [0, 1]. Throws Error for an unknown backend or a shape the
 // backend does not support.
 std::unique_ptr<TdBackend> make_td_backend(std::string_view name, ValueNet& net, float lambda);
+
+// Throws Error unless lambda is in [0, 1] (both backends check through it).
+void check_td_lambda(float lambda);
 
 // The two implementations behind make_td_backend (nn/td_backend_fast.cpp,
 // nn/td_backend_torch.cpp).

@@ -15,6 +15,7 @@ class FastTdBackend final : public TdBackend {
     eval_.evaluate_batch(base.empty() ? nullptr : base.data(), inputs.data(), n, out.data());
   }
   void start_game() override { td_.clear(); }
+  void set_lambda(float lambda) override { td_.set_lambda(lambda); }
   Evaluation accumulate(std::span<const float> x, Side mover) override {
     return td_.accumulate(x.data(), mover);
   }

@@ -12,6 +12,7 @@ class TorchTdBackend final : public TdBackend {
  public:
   TorchTdBackend(ValueNet& net, float lambda)
       : net_(net), lambda_(lambda), params_(net.impl().parameters()) {
+    check_td_lambda(lambda);
     for (int k = 0; k < net.shape().num_outputs; ++k) {
       std::vector<torch::Tensor> trace;
       for (const auto& p : params_) trace.push_back(torch::zeros_like(p).detach());
@@ -28,6 +29,11 @@ class TorchTdBackend final : public TdBackend {
     torch::NoGradGuard no_grad;
     for (auto& trace : traces_)
       for (auto& t : trace) t.zero_();
+  }
+
+  void set_lambda(float lambda) override {
+    check_td_lambda(lambda);
+    lambda_ = lambda;
   }
 
   Evaluation accumulate(std::span<const float> x, Side mover) override {

@@ -184,9 +184,13 @@ std::vector<Field> make_fields() {
   add("run.seed", "integer", "seed of the initial weights and of every game's dice and exploration",
       [](TrainConfig& c, const YAML::Node& n) { c.run.seed = parse_unsigned(n); },
       [](const TrainConfig& c) { return YAML::Node(std::to_string(c.run.seed)); });
-  add("run.threads", "integer", "self-play worker threads sharing one net (Hogwild); 1 is reproducible bit for bit, 1..256",
+  add("run.threads", "integer", "self-play worker threads, 1..256 (the same seed and threads give the same run)",
       [](TrainConfig& c, const YAML::Node& n) { c.run.threads = static_cast<int>(parse_integer(n, 1, 256)); },
       [](const TrainConfig& c) { return integer(c.run.threads); });
+  add("run.merge_every", "integer",
+      "with run.threads > 1: games each worker plays on its own copy of the net between merges, 1..1000",
+      [](TrainConfig& c, const YAML::Node& n) { c.run.merge_every = static_cast<int>(parse_integer(n, 1, 1000)); },
+      [](const TrainConfig& c) { return integer(c.run.merge_every); });
   // ---- rules ----
   for (const std::string& key : Rules::keys()) {
     const bool is_bool = key == "last_roll_draw";
@@ -232,9 +236,15 @@ std::vector<Field> make_fields() {
   add("td.alpha_final", "number", "TD step size at the end of the run (unused when constant), (0, 10]",
       [](TrainConfig& c, const YAML::Node& n) { c.td.alpha.final = parse_number(n, 0, 10, true); },
       [](const TrainConfig& c) { return number(c.td.alpha.final); });
-  add("td.lambda", "number", "eligibility-trace decay lambda, [0, 1]",
-      [](TrainConfig& c, const YAML::Node& n) { c.td.lambda = parse_number(n, 0, 1, false); },
-      [](const TrainConfig& c) { return number(c.td.lambda); });
+  add("td.lambda", "number", "eligibility-trace decay lambda at the start of the run, [0, 1]",
+      [](TrainConfig& c, const YAML::Node& n) { c.td.lambda.start = parse_number(n, 0, 1, false); },
+      [](const TrainConfig& c) { return number(c.td.lambda.start); });
+  add("td.lambda_schedule", "string", "how lambda goes from td.lambda to td.lambda_final: constant, linear, exponential",
+      [](TrainConfig& c, const YAML::Node& n) { c.td.lambda.kind = parse_schedule_kind(parse_choice(n, kScheduleKinds)); },
+      [](const TrainConfig& c) { return scalar(schedule_kind_name(c.td.lambda.kind)); });
+  add("td.lambda_final", "number", "trace decay at the end of the run (unused when constant), [0, 1]",
+      [](TrainConfig& c, const YAML::Node& n) { c.td.lambda.final = parse_number(n, 0, 1, false); },
+      [](const TrainConfig& c) { return number(c.td.lambda.final); });
   add("td.epsilon", "number", "probability of a uniformly random move at the start, [0, 1]",
       [](TrainConfig& c, const YAML::Node& n) { c.td.epsilon.start = parse_number(n, 0, 1, false); },
       [](const TrainConfig& c) { return number(c.td.epsilon.start); });
@@ -358,8 +368,8 @@ void validate(const TrainConfig& c, const std::string& where) {
   if (c.net.backend == "fast" && c.net.hidden.size() != 1)
     fail("net.hidden", "the fast backend supports exactly one hidden layer, got " +
                            std::to_string(c.net.hidden.size()) + " (set net.backend: libtorch for deeper nets)");
-  for (const auto* s : {&c.td.alpha, &c.td.epsilon}) {
-    const std::string name = s == &c.td.alpha ? "alpha" : "epsilon";
+  for (const auto* s : {&c.td.alpha, &c.td.lambda, &c.td.epsilon}) {
+    const std::string name = s == &c.td.alpha ? "alpha" : s == &c.td.lambda ? "lambda" : "epsilon";
     if (s->kind == ScheduleKind::Exponential && (s->start <= 0 || s->final <= 0))
       fail("td." + name + "_final", "an exponential schedule needs td." + name + " and td." + name +
                                         "_final above 0, got " + format_number(s->start) + " and " +

@@ -9,7 +9,8 @@
 // | run.name              | string        | default            | [A-Za-z0-9._-]+ (a directory name)  |
 // | run.dir               | string        | runs               | parent directory of the run         |
 // | run.seed              | integer       | 1                  | >= 0; seeds the net and every game  |
-// | run.threads           | integer       | 1                  | 1..256 self-play worker threads (1 with libtorch) |
+// | run.threads           | integer       | 1                  | 1..256 self-play worker threads     |
+// | run.merge_every       | integer       | 16                 | 1..1000 games per worker between merges (threads > 1; selfplay/td_workers.h) |
 // | rules.opening         | string        | no_doubles         | no_doubles, any_roll                |
 // | rules.head_exception  | string        | standard           | standard, strict, none              |
 // | rules.last_roll_draw  | bool          | false              |                                     |
@@ -21,7 +22,9 @@
 // | td.alpha              | number        | 0.1                | (0, 10] TD step size at the start   |
 // | td.alpha_schedule     | string        | constant           | constant, linear, exponential       |
 // | td.alpha_final        | number        | 0.01               | (0, 10] step size at the end        |
-// | td.lambda             | number        | 0.7                | [0, 1] trace decay                  |
+// | td.lambda             | number        | 0.7                | [0, 1] trace decay at the start     |
+// | td.lambda_schedule    | string        | constant           | constant, linear, exponential       |
+// | td.lambda_final       | number        | 0.7                | [0, 1] trace decay at the end       |
 // | td.epsilon            | number        | 0.0                | [0, 1] exploration rate at start    |
 // | td.epsilon_schedule   | string        | constant           | constant, linear, exponential       |
 // | td.epsilon_final      | number        | 0.0                | [0, 1] exploration rate at the end  |
@@ -60,6 +63,7 @@ struct TrainConfig {
     std::string dir = "runs";
     uint64_t seed = 1;
     int threads = 1;
+    int merge_every = 16;
     bool operator==(const Run&) const = default;
   };
   struct Net {
@@ -71,7 +75,7 @@ struct TrainConfig {
   };
   struct Td {
     Schedule alpha{ScheduleKind::Constant, 0.1, 0.01};
-    double lambda = 0.7;
+    Schedule lambda{ScheduleKind::Constant, 0.7, 0.7};
     Schedule epsilon{ScheduleKind::Constant, 0.0, 0.0};
     bool operator==(const Td&) const = default;
   };

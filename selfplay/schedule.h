@@ -5,7 +5,8 @@
 //   linear       start + (final - start) * p
 //   exponential  start * (final / start)^p              (start, final > 0; geometric decay)
 // Progress is clamped to [0, 1], so a run extended past its plan keeps the final value.
-// Used for the TD step size alpha and the exploration rate epsilon (selfplay/config.h).
+// Used for the TD step size alpha, the trace decay lambda and the exploration rate epsilon
+// (selfplay/config.h).
 #pragma once
 
 #include <string>

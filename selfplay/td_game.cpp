@@ -10,10 +10,10 @@ Evaluation white_view(const Evaluation& e, Side side) { return side == Side::Whi
 
 }  // namespace
 
-TdSelfPlayer::TdSelfPlayer(ValueNet& net, const Rules& rules, std::string_view backend, float lambda)
+TdSelfPlayer::TdSelfPlayer(ValueNet& net, const Rules& rules, std::string_view backend)
     : encoder_(net.encoder()),
       rules_(rules),
-      backend_(make_td_backend(backend, net, lambda)),
+      backend_(make_td_backend(backend, net, TdGameParams{}.lambda)),
       num_inputs_(net.num_inputs()),
       base_(num_inputs_),
       state_(num_inputs_) {}
@@ -29,7 +29,9 @@ void TdSelfPlayer::evaluate_moves(const Position& pos) {
                      std::span<Evaluation>(evals_.data(), n));
 }
 
-TdGameStats TdSelfPlayer::play_game(Rng& rng, float alpha, float epsilon, int max_turns) {
+TdGameStats TdSelfPlayer::play_game(Rng& rng, const TdGameParams& params, int max_turns) {
+  const float alpha = params.alpha, epsilon = params.epsilon;
+  backend_->set_lambda(params.lambda);
   Rng dice_rng = rng.split(1);
   Rng explore_rng = rng.split(2);
   TdGameStats stats;
@@ -38,7 +40,6 @@ TdGameStats TdSelfPlayer::play_game(Rng& rng, float alpha, float epsilon, int ma
   encoder_.fill(pos, state_);
   Evaluation value = backend_->accumulate(state_, pos.side_to_move());
   while (stats.turns < max_turns) {
-    const Side mover = pos.side_to_move();
     const Dice dice = stats.turns == 0 ? roll_opening(dice_rng, rules_) : roll_dice(dice_rng);
     generate_moves(pos, dice, rules_, moves_);
     evaluate_moves(pos);

@@ -28,6 +28,13 @@
 
 namespace nardy {
 
+// The learning parameters of one game (a run's schedules give them per game).
+struct TdGameParams {
+  float alpha = 0.1f;    // TD step size
+  float lambda = 0.7f;   // trace decay, [0, 1]
+  float epsilon = 0.0f;  // probability of a uniformly random move instead of the greedy one
+};
+
 struct TdGameStats {
   Outcome outcome;
   bool finished = false;    // false: stopped by max_turns (no terminal update)
@@ -40,10 +47,10 @@ class TdSelfPlayer {
  public:
   // Binds a TD backend ("fast" or "libtorch") to `net`, which must outlive this object.
   // Throws Error for an unknown backend or an unsupported shape.
-  TdSelfPlayer(ValueNet& net, const Rules& rules, std::string_view backend, float lambda);
+  TdSelfPlayer(ValueNet& net, const Rules& rules, std::string_view backend);
 
-  // Plays and learns one game. alpha is the step size, epsilon the exploration rate.
-  TdGameStats play_game(Rng& rng, float alpha, float epsilon, int max_turns = 10000);
+  // Plays and learns one game. Throws Error for a lambda outside [0, 1].
+  TdGameStats play_game(Rng& rng, const TdGameParams& params, int max_turns = 10000);
 
   const char* backend_name() const { return backend_->name(); }
 

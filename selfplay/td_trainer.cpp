@@ -3,18 +3,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <exception>
 #include <future>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "core/error.h"
 #include "selfplay/net_agent.h"
 #include "selfplay/run_dir.h"
 #include "selfplay/td_game.h"
+#include "selfplay/td_workers.h"
 
 namespace nardy {
 
@@ -76,20 +74,8 @@ std::vector<EvalEntry> eval_from_json(const std::string& text) {
   return out;
 }
 
-struct SegmentStats {
-  int64_t games = 0;
-  int64_t unfinished = 0;  // games stopped by the turn limit
-  int64_t turns = 0;
-  int64_t updates = 0;
-  double abs_td_error = 0;
+struct SegmentStats : TdPlayStats {
   double seconds = 0;
-  void add(const SegmentStats& o) {
-    games += o.games;
-    unfinished += o.unfinished;
-    turns += o.turns;
-    updates += o.updates;
-    abs_td_error += o.abs_td_error;
-  }
 };
 
 class Trainer {
@@ -126,7 +112,7 @@ class Trainer {
   RunState state_;
   const TrainCallbacks& callbacks_;
   std::string config_yaml_;
-  std::vector<std::unique_ptr<TdSelfPlayer>> players_;
+  std::unique_ptr<TdWorkers> workers_;
   Clock::time_point session_start_ = Clock::now();
   double session_state_elapsed_ = 0;  // state_.elapsed_s at the session start
   double selfplay_s_ = 0;             // this session's self-play time
@@ -155,6 +141,7 @@ void Trainer::emit(TrainProgress::Event event, bool evaluating) {
   p.games_per_s = selfplay_s_ > 0 ? static_cast<double>(selfplay_games_) / selfplay_s_ : 0;
   p.eta_s = p.games_per_s > 0 ? static_cast<double>(p.games_total - p.games_done) / p.games_per_s : 0;
   p.alpha = config_.td.alpha.at(progress_of(p.games_done));
+  p.lambda = config_.td.lambda.at(progress_of(p.games_done));
   p.epsilon = config_.td.epsilon.at(progress_of(p.games_done));
   p.mean_game_length = last_segment_.games > 0 ? static_cast<double>(last_segment_.turns) / last_segment_.games : 0;
   p.td_error = last_segment_.updates > 0 ? last_segment_.abs_td_error / last_segment_.updates : 0;
@@ -166,67 +153,26 @@ void Trainer::emit(TrainProgress::Event event, bool evaluating) {
 }
 
 SegmentStats Trainer::run_segment(int64_t begin, int64_t end) {
-  const int workers = static_cast<int>(players_.size());
-  std::atomic<int64_t> next{begin};
-  std::vector<SegmentStats> stats(workers);
-  std::vector<std::exception_ptr> errors(workers);
-  std::mutex mutex;
-  std::condition_variable done_cv;
-  int running = workers;
   const auto t0 = Clock::now();
   const double selfplay_before = selfplay_s_;
   const int64_t games_before = selfplay_games_;
   live_games_ = begin;
-
-  std::vector<std::thread> threads;
-  for (int w = 0; w < workers; ++w) {
-    threads.emplace_back([&, w] {
-      try {
-        TdSelfPlayer& player = *players_[w];
-        while (!stop_requested()) {
-          const int64_t g = next.fetch_add(1);
-          if (g >= end) break;
-          Rng rng = game_rng(config_.run.seed, g);
-          const double p = progress_of(g);
-          const TdGameStats s = player.play_game(rng, static_cast<float>(config_.td.alpha.at(p)),
-                                                 static_cast<float>(config_.td.epsilon.at(p)));
-          SegmentStats& st = stats[w];
-          ++st.games;
-          if (!s.finished) ++st.unfinished;
-          st.turns += s.turns;
-          st.updates += s.updates;
-          st.abs_td_error += s.abs_td_error;
-          live_games_.fetch_add(1);
-        }
-      } catch (...) {
-        errors[w] = std::current_exception();
-        next = end;  // the others stop claiming
-      }
-      std::lock_guard lock(mutex);
-      --running;
-      done_cv.notify_all();
-    });
+  auto setup = [this](int64_t g) {
+    const double p = progress_of(g);
+    return TdGameSetup{game_rng(config_.run.seed, g),
+                       TdGameParams{static_cast<float>(config_.td.alpha.at(p)), static_cast<float>(config_.td.lambda.at(p)),
+                                    static_cast<float>(config_.td.epsilon.at(p))}};
+  };
+  // The workers block; run them aside so that progress ticks keep coming.
+  auto future = std::async(std::launch::async,
+                           [&] { return workers_->play(begin, end, setup, callbacks_.stop, &live_games_); });
+  while (future.wait_for(std::chrono::milliseconds(500)) != std::future_status::ready) {
+    selfplay_s_ = selfplay_before + seconds_since(t0);
+    selfplay_games_ = games_before + (live_games_.load() - begin);
+    emit(TrainProgress::Event::Tick);
   }
-  {
-    auto last_tick = Clock::now();
-    std::unique_lock lock(mutex);
-    while (running > 0) {
-      done_cv.wait_for(lock, std::chrono::milliseconds(100));
-      if (running > 0 && seconds_since(last_tick) >= 0.5) {
-        last_tick = Clock::now();
-        selfplay_s_ = selfplay_before + seconds_since(t0);
-        selfplay_games_ = games_before + (live_games_.load() - begin);
-        lock.unlock();
-        emit(TrainProgress::Event::Tick);
-        lock.lock();
-      }
-    }
-  }
-  for (auto& t : threads) t.join();
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
   SegmentStats total;
-  for (const auto& s : stats) total.add(s);
+  static_cast<TdPlayStats&>(total) = future.get();
   total.seconds = seconds_since(t0);
   selfplay_s_ = selfplay_before + total.seconds;
   selfplay_games_ = games_before + total.games;
@@ -285,9 +231,8 @@ TrainResult Trainer::run() {
   session_state_elapsed_ = state_.elapsed_s;
   // Elapsed time is accounted as state_.elapsed_s (previous sessions) + this session.
   const std::string best_spec = config_.best_opponent();
-  for (int w = 0; w < config_.run.threads; ++w)
-    players_.push_back(std::make_unique<TdSelfPlayer>(net_, config_.rules, config_.net.backend,
-                                                      static_cast<float>(config_.td.lambda)));
+  workers_ = std::make_unique<TdWorkers>(net_, config_.rules, config_.net.backend, config_.run.threads,
+                                         config_.run.merge_every);
   const int64_t total = config_.train.games;
   bool stopped = false;
   while (state_.games_done < total) {
@@ -335,6 +280,7 @@ TrainResult Trainer::run() {
         last_segment_.games > 0 ? static_cast<double>(last_segment_.turns) / last_segment_.games : 0.0;
     m["td_error"] = last_segment_.updates > 0 ? last_segment_.abs_td_error / last_segment_.updates : 0.0;
     m["alpha"] = config_.td.alpha.at(progress_of(g));
+    m["lambda"] = config_.td.lambda.at(progress_of(g));
     m["epsilon"] = config_.td.epsilon.at(progress_of(g));
     m["positions"] = state_.positions;
     if (last_segment_.unfinished > 0) m["unfinished_games"] = last_segment_.unfinished;
@@ -413,7 +359,7 @@ TrainResult train(const TrainConfig& config, const TrainCallbacks& callbacks) {
   RunDir dir = RunDir::create(config.run_path());
   ValueNet net = ValueNet::create(config.net_shape(), config.run.seed);
   // Fail on a backend/shape mismatch before anything is written.
-  { TdSelfPlayer probe(net, config.rules, config.net.backend, static_cast<float>(config.td.lambda)); }
+  { TdSelfPlayer probe(net, config.rules, config.net.backend); }
   write_file_atomic(dir.config_path(), "# Resolved config of this run (written by nardy train; every key).\n" + to_yaml(config));
   Trainer trainer(config, std::move(dir), std::move(net), RunState{}, callbacks);
   return trainer.run();

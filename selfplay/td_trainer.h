@@ -3,17 +3,18 @@
 //
 // A run (selfplay/run_dir.h for its files):
 //   * one ValueNet (created from net.* and run.seed, or loaded from the run's checkpoint on
-//     resume) shared by run.threads workers, each a TdSelfPlayer (selfplay/td_game.h) with its
-//     own backend; updates are lock-free in place (Hogwild, Niu et al. 2011);
+//     resume) trained by run.threads workers (selfplay/td_workers.h): one thread trains it in
+//     place; several train private copies in rounds of run.merge_every games each and merge
+//     their changes in a fixed order, so the run does not depend on thread timing;
 //   * game g (0-based, over the whole run) draws its dice and exploration from
-//     game_rng(run.seed, g), and its step size and exploration rate from the schedules at
-//     progress g / train.games; workers claim game indices from one counter;
+//     game_rng(run.seed, g), and its step size, trace decay and exploration rate from the
+//     schedules at progress g / train.games;
 //   * the run advances in segments that end at every multiple of train.checkpoint_every,
 //     train.eval_every and log.metrics_every, and at train.games; at a segment end every
 //     worker has finished all games before it, then the trainer writes the metrics line,
-//     evaluates, checkpoints, as due. With run.threads = 1 the whole run is a deterministic
-//     function of the config, and a resumed run continues bit for bit as the uninterrupted
-//     one would from that checkpoint (tests/selfplay/td_trainer_test.cpp);
+//     evaluates, checkpoints, as due. The whole run is a deterministic function of the config
+//     (threads included), and a resumed run continues bit for bit as the uninterrupted one
+//     would from that checkpoint (tests/selfplay/td_trainer_test.cpp);
 //   * evaluation: each eval.opponents spec plays eval.games mirrored games (selfplay/arena.h)
 //     against the greedy (0-ply) net — a clone, so training is untouched — with the arena seed
 //     derived from (run.seed, games done); results go to metrics.jsonl, to the checkpoint's
@@ -21,14 +22,14 @@
 //     gives best.pt. The last evaluation of a run uses eval.final_games.
 //
 // metrics.jsonl fields: games, games_per_s (self-play speed of the segment), mean_game_length
-// (turns), td_error (mean |target - value| equity per update), alpha, epsilon, positions,
+// (turns), td_error (mean |target - value| equity per update), alpha, lambda, epsilon, positions,
 // elapsed_s (all sessions), and "eval" when the line follows an evaluation: an object keyed by
 // opponent spec with games, points_per_game, ci95_low, ci95_high, win_rate, wins, losses, draws,
 // mars_won, mars_lost.
 //
 // Stopping: set *TrainCallbacks::stop (e.g. from a SIGINT handler). Workers finish the game
-// they are playing and claim no more; the trainer then writes a checkpoint at the games done
-// and returns with completed = false. `nardy train --resume DIR` continues it.
+// (with several threads: the round) they are playing; the trainer then writes a checkpoint at
+// the games done and returns with completed = false. `nardy train --resume DIR` continues it.
 #pragma once
 
 #include <atomic>
@@ -60,7 +61,7 @@ struct TrainProgress {
   double elapsed_s = 0;        // over all sessions
   double games_per_s = 0;      // recent self-play speed
   double eta_s = 0;            // estimated seconds to the end (self-play only)
-  double alpha = 0, epsilon = 0;
+  double alpha = 0, lambda = 0, epsilon = 0;  // the schedules at games_done
   double mean_game_length = 0; // of the last segment
   double td_error = 0;         // of the last segment
   std::vector<EvalEntry> latest_eval;  // the most recent evaluation (may be empty)

@@ -2,9 +2,10 @@
 //
 // Plays `games` TD(λ) self-play training games (selfplay/td_game.h: move generation, batched
 // incremental evaluation of every candidate, one TD update per turn) on a freshly initialised
-// net of `shape` with the given backend, on `threads` Hogwild workers, and reports the speed.
-// The figure is what a training run achieves between evaluations. Game g uses
-// game_rng(seed, g), so with one thread the total turns are a signature of the code.
+// net of `shape` with the given backend, on `threads` workers merging every `merge_every`
+// games (selfplay/td_workers.h, as in training), and reports the speed. The figure is what a
+// training run achieves between evaluations. Game g uses game_rng(seed, g), so the total
+// turns for a given thread count are a signature of the code.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,7 @@ namespace nardy {
 struct TrainBenchResult {
   std::string backend;
   int threads = 1;
+  int merge_every = 1;
   int64_t games = 0;
   int64_t turns = 0;     // turns played (= TD updates)
   double seconds = 0;
@@ -26,6 +28,7 @@ struct TrainBenchResult {
 };
 
 TrainBenchResult bench_train(const NetShape& shape, const std::string& backend, int64_t games, int threads,
-                             uint64_t seed, const Rules& rules, double alpha = 0.1, double lambda = 0.7);
+                             uint64_t seed, const Rules& rules, int merge_every = 16, double alpha = 0.1,
+                             double lambda = 0.7);
 
 }  // namespace nardy

@@ -15,6 +15,7 @@ void add_bench_train_command(CLI::App& bench) {
     std::string encoder = "raw";
     int hidden = 128;
     int threads = 1;
+    int merge_every = 16;
     uint64_t seed = 1;
     std::vector<std::string> rules;
   };
@@ -31,8 +32,10 @@ void add_bench_train_command(CLI::App& bench) {
       ->check(CLI::IsMember({"fast", "libtorch", "both"}));
   cmd->add_option("--encoder", a->encoder, "Encoder (raw, extended)")->capture_default_str();
   cmd->add_option("--hidden", a->hidden, "Hidden units")->capture_default_str()->check(CLI::Range(1, 4096));
-  cmd->add_option("--threads", a->threads, "Worker threads sharing the net (Hogwild)")->capture_default_str()
+  cmd->add_option("--threads", a->threads, "Worker threads (selfplay/td_workers.h)")->capture_default_str()
       ->check(CLI::Range(1, 256));
+  cmd->add_option("--merge-every", a->merge_every, "Games per worker between merges (threads > 1), as run.merge_every")
+      ->capture_default_str()->check(CLI::Range(1, 1000));
   cmd->add_option("--seed", a->seed, "Seed")->capture_default_str();
   add_rule_option(*cmd, a->rules);
   cmd->callback([a] {
@@ -43,8 +46,8 @@ void add_bench_train_command(CLI::App& bench) {
     shape.num_outputs = rules.last_roll_draw ? 4 : 3;
     auto run = [&](const std::string& backend, long games) {
       const int threads = a->threads;
-      bench_train(shape, backend, std::min(games, 20L), threads, a->seed + 1, rules);  // warm-up
-      const TrainBenchResult r = bench_train(shape, backend, games, threads, a->seed, rules);
+      bench_train(shape, backend, std::min(games, 20L), threads, a->seed + 1, rules, a->merge_every);  // warm-up
+      const TrainBenchResult r = bench_train(shape, backend, games, threads, a->seed, rules, a->merge_every);
       std::printf("train %-8s %6ld games %8ld turns %8.2f s  %8.1f games/s  %9.0f turns/s  (%d thread%s)\n",
                   r.backend.c_str(), static_cast<long>(r.games), static_cast<long>(r.turns), r.seconds,
                   r.games_per_s(), r.turns_per_s(), r.threads, r.threads == 1 ? "" : "s");

@@ -14,6 +14,8 @@
 namespace nardy {
 namespace {
 
+using testing::all_parameters;
+using testing::sample_positions;
 using testing::error_of;
 using testing::shape_of;
 using testing::spread_net;
@@ -36,15 +38,6 @@ PlayedGame random_game(uint64_t seed, const Rules& rules) {
   }
   g.outcome = *game.outcome();
   return g;
-}
-
-std::vector<float> all_parameters(const ValueNet& net) {
-  std::vector<float> p;
-  for (const auto& l : net.layers()) {
-    p.insert(p.end(), l.weight, l.weight + static_cast<size_t>(l.in) * l.out);
-    p.insert(p.end(), l.bias, l.bias + l.out);
-  }
-  return p;
 }
 
 // |a - b| <= tol * max(1, |b|) element-wise; reports the worst element.
@@ -222,6 +215,34 @@ TEST(TdBackend, FactoryErrors) {
   const float before = deep_net.layers()[0].bias[0];
   td->update(v, Evaluation{1.0f, 0.0f, 0.0f, 0.0f}, 0.5f);
   EXPECT_NE(deep_net.layers()[0].bias[0], before);
+}
+
+TEST(TdBackend, SetLambdaActsAsIfTheBackendWereMadeWithIt) {
+  // A λ schedule changes λ between games: a backend made with 0.7 and set to 0.3 must keep the
+  // same traces as one made with 0.3, and a λ outside [0, 1] is refused.
+  const std::vector<Position> states = sample_positions(5, 1);
+  ASSERT_GT(states.size(), 4u);
+  for (const std::string backend : {"fast", "libtorch"}) {
+    ValueNet a = spread_net(NetShape{}, 12), b = a.clone();
+    auto set = make_td_backend(backend, a, 0.7f);
+    auto made = make_td_backend(backend, b, 0.3f);
+    set->set_lambda(0.3f);
+    set->start_game();
+    made->start_game();
+    std::vector<float> x(a.num_inputs()), ta(set->trace_size()), tb(made->trace_size());
+    for (size_t i = 0; i < 4; ++i) {
+      a.encoder().fill(states[i], x);
+      set->accumulate(x, states[i].side_to_move());
+      made->accumulate(x, states[i].side_to_move());
+    }
+    for (int k = 0; k < set->num_traces(); ++k) {
+      set->copy_trace(k, ta);
+      made->copy_trace(k, tb);
+      EXPECT_EQ(ta, tb) << backend << " trace " << k;
+    }
+    EXPECT_NE(error_of([&] { set->set_lambda(1.5f); }).find("lambda must be in [0, 1]"), std::string::npos) << backend;
+    EXPECT_NE(error_of([&] { set->set_lambda(-0.1f); }).find("lambda"), std::string::npos) << backend;
+  }
 }
 
 TEST(TdBackend, EvaluateMatchesAcrossBackendsWithAndWithoutBase) {

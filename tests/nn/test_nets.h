@@ -1,6 +1,7 @@
 // tests/nn/test_nets.h — shared helpers of the nn suites: seeded nets and positions.
 #pragma once
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,28 @@ inline ValueNet spread_net(const NetShape& shape, uint64_t seed, float gain = 3.
     for (int i = 0; i < l.out; ++i) l.bias[i] *= gain;
   }
   return net;
+}
+
+// Every parameter of `net`, layer after layer (weights, then biases).
+inline std::vector<float> all_parameters(const ValueNet& net) {
+  std::vector<float> p;
+  for (const auto& l : net.layers()) {
+    p.insert(p.end(), l.weight, l.weight + static_cast<size_t>(l.in) * l.out);
+    p.insert(p.end(), l.bias, l.bias + l.out);
+  }
+  return p;
+}
+
+// Whether two nets hold exactly the same parameters (bit for bit).
+inline bool same_parameters(const ValueNet& a, const ValueNet& b) {
+  const auto la = a.layers(), lb = b.layers();
+  if (la.size() != lb.size()) return false;
+  for (size_t i = 0; i < la.size(); ++i) {
+    if (la[i].in != lb[i].in || la[i].out != lb[i].out) return false;
+    if (std::memcmp(la[i].weight, lb[i].weight, sizeof(float) * la[i].in * la[i].out) != 0) return false;
+    if (std::memcmp(la[i].bias, lb[i].bias, sizeof(float) * la[i].out) != 0) return false;
+  }
+  return true;
 }
 
 }  // namespace nardy::testing

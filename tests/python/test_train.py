@@ -89,6 +89,22 @@ def test_bad_config_types():
         nardy.resolve_config({"td.lambda": object()})
 
 
+def test_schedules_reach_callbacks_and_metrics(tmp_path):
+    # A linear lambda schedule 0.8 -> 0.2 over 40 games on two threads: the progress events and
+    # metrics.jsonl carry the scheduled values at the games done.
+    cfg = {"run": {"dir": str(tmp_path), "name": "sched", "threads": 2, "merge_every": 2}, "net": {"hidden": [8]},
+           "td": {"lambda": 0.8, "lambda_schedule": "linear", "lambda_final": 0.2},
+           "train": {"games": 40, "checkpoint_every": 20, "eval_every": 0}, "eval": {"opponents": []},
+           "log": {"metrics_every": 10}}
+    events = []
+    r = nardy.train(cfg, callback=events.append)
+    assert r.completed
+    metrics = nardy.read_metrics(r.run_dir)
+    assert [m["games"] for m in metrics] == [10, 20, 30, 40]
+    assert [m["lambda"] for m in metrics] == pytest.approx([0.65, 0.5, 0.35, 0.2])
+    assert [e.lambda_ for e in events if e.event == "metrics"] == pytest.approx([0.65, 0.5, 0.35, 0.2])
+
+
 def test_callback_events_and_errors(tmp_path):
     events = []
     cfg = {"run": {"dir": str(tmp_path), "name": "cb"}, "net": {"hidden": [8]},

@@ -39,7 +39,9 @@ TEST(Analysis, NetAgentsRankByTheirSearchBestFirst) {
       const auto& m = a.moves[i];
       EXPECT_NEAR(m.equity, m.win + m.win_mars - (1 - m.win - m.draw) - m.lose_mars, 1e-5);
       EXPECT_EQ(m.equity_se, 0);
-      if (i > 0 && m.ply == a.moves[i - 1].ply) EXPECT_LE(m.equity, a.moves[i - 1].equity);
+      if (i > 0 && m.ply == a.moves[i - 1].ply) {
+        EXPECT_LE(m.equity, a.moves[i - 1].equity);
+      }
       EXPECT_EQ(m.agent_choice, i == 0);
     }
   }
@@ -54,7 +56,9 @@ TEST(Analysis, OtherAgentsRankByRollouts) {
   for (size_t i = 0; i < a.moves.size(); ++i) {
     EXPECT_EQ(a.moves[i].ply, -1);
     EXPECT_GT(a.moves[i].equity_se, 0);
-    if (i > 0) EXPECT_LE(a.moves[i].equity, a.moves[i - 1].equity);
+    if (i > 0) {
+      EXPECT_LE(a.moves[i].equity, a.moves[i - 1].equity);
+    }
     choices += a.moves[i].agent_choice;
   }
   EXPECT_EQ(choices, 1);

@@ -34,11 +34,11 @@ TEST(Config, EmptyTextGivesTheDefaults) {
 
 TEST(Config, ReadsEverySection) {
   TrainConfig c = parse_config(R"(
-run: {name: r1, dir: out, seed: 7, threads: 1}
+run: {name: r1, dir: out, seed: 7, threads: 3, merge_every: 5}
 rules: {opening: any_roll, head_exception: strict, last_roll_draw: true, next_game_starter: previous_winner}
 net: {encoder: extended, hidden: [40], activation: tanh, backend: libtorch}
 td: {alpha: 0.2, alpha_schedule: exponential, alpha_final: 0.02, lambda: 0.5,
-     epsilon: 0.1, epsilon_schedule: linear, epsilon_final: 0}
+     lambda_schedule: linear, lambda_final: 0.1, epsilon: 0.1, epsilon_schedule: linear, epsilon_final: 0}
 train: {games: 50, checkpoint_every: 10, keep_last: 2, eval_every: 25}
 eval: {opponents: [random], games: 20, final_games: 40, threads: 1, best_by: random}
 log: {progress: false, interval_s: 5, metrics_every: 5}
@@ -54,7 +54,11 @@ log: {progress: false, interval_s: 5, metrics_every: 5}
   EXPECT_EQ(c.net_shape().encoder, "extended-v1");
   EXPECT_EQ(c.td.alpha.kind, ScheduleKind::Exponential);
   EXPECT_DOUBLE_EQ(c.td.alpha.final, 0.02);
-  EXPECT_DOUBLE_EQ(c.td.lambda, 0.5);
+  EXPECT_DOUBLE_EQ(c.td.lambda.start, 0.5);
+  EXPECT_EQ(c.td.lambda.kind, ScheduleKind::Linear);
+  EXPECT_DOUBLE_EQ(c.td.lambda.at(0.5), 0.3);
+  EXPECT_EQ(c.run.threads, 3);
+  EXPECT_EQ(c.run.merge_every, 5);
   EXPECT_EQ(c.td.epsilon.kind, ScheduleKind::Linear);
   EXPECT_EQ(c.train.keep_last, 2);
   EXPECT_EQ(c.eval_final_games(), 40);
@@ -112,6 +116,13 @@ TEST(Config, CrossFieldRules) {
   EXPECT_NE(error_of([] { parse_config("td: {epsilon_schedule: exponential, epsilon: 0.1}", "x.yaml"); })
                 .find("td.epsilon_final: an exponential schedule needs"),
             std::string::npos);
+  EXPECT_NE(error_of([] { parse_config("td: {lambda_schedule: exponential, lambda_final: 0}", "x.yaml"); })
+                .find("td.lambda_final: an exponential schedule needs td.lambda and td.lambda_final above 0"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_config("td: {lambda_final: 1.2}", "x.yaml"); }).find("td.lambda_final: expected a number in"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_config("run: {merge_every: 0}", "x.yaml"); }).find("run.merge_every: expected an integer"),
+            std::string::npos);
   EXPECT_NE(error_of([] { parse_config("eval: {opponents: [random, wizard]}", "x.yaml"); })
                 .find("config 'x.yaml': eval.opponents[1]: agent 'wizard'"),
             std::string::npos);
@@ -133,7 +144,7 @@ TEST(ConfigOverride, AppliesWithTheSameKeyPaths) {
   apply_override(c, "eval.opponents=[random]");
   apply_override(c, "rules.last_roll_draw=true");
   apply_override(c, "run.name=other");
-  EXPECT_DOUBLE_EQ(c.td.lambda, 0.3);
+  EXPECT_DOUBLE_EQ(c.td.lambda.start, 0.3);
   EXPECT_EQ(c.net.hidden, std::vector<int>{40});
   EXPECT_EQ(c.eval.opponents, std::vector<std::string>{"random"});
   EXPECT_TRUE(c.rules.last_roll_draw);

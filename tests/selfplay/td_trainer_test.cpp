@@ -1,6 +1,6 @@
-// TD trainer: resume equivalence (after a clean stop and after SIGKILL at an arbitrary moment,
-// bit for bit with threads = 1), checkpoint rotation and best.pt, metrics.jsonl, Hogwild
-// threads, and that training improves play against random.
+// TD trainer: resume equivalence, bit for bit (after a clean stop, with one thread and with
+// two; after SIGKILL at an arbitrary moment), checkpoint rotation and best.pt, metrics.jsonl,
+// reproducible multi-threaded runs, and that training improves play against random.
 #include "selfplay/td_trainer.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "tests/nn/test_nets.h"
 #include "tests/support/temp_dir.h"
 #include "selfplay/arena.h"
 #include "selfplay/net_agent.h"
@@ -57,17 +58,7 @@ class TdTrainerTest : public ::testing::Test {
   const fs::path root_ = tmp_.file("runs");
 };
 
-// Whether two nets hold exactly the same parameters.
-bool same_parameters(const ValueNet& a, const ValueNet& b) {
-  const auto la = a.layers(), lb = b.layers();
-  if (la.size() != lb.size()) return false;
-  for (size_t i = 0; i < la.size(); ++i) {
-    if (la[i].in != lb[i].in || la[i].out != lb[i].out) return false;
-    if (std::memcmp(la[i].weight, lb[i].weight, sizeof(float) * la[i].in * la[i].out) != 0) return false;
-    if (std::memcmp(la[i].bias, lb[i].bias, sizeof(float) * la[i].out) != 0) return false;
-  }
-  return true;
-}
+using testing::same_parameters;
 
 TEST_F(TdTrainerTest, GameRngStreamsAreDistinctAndReproducible) {
   EXPECT_EQ(game_rng(1, 5).next(), game_rng(1, 5).next());
@@ -78,10 +69,11 @@ TEST_F(TdTrainerTest, GameRngStreamsAreDistinctAndReproducible) {
 TEST_F(TdTrainerTest, TdGameIsAFunctionOfWeightsAndRng) {
   ValueNet a = ValueNet::create(NetShape{"raw-v1", {8}, Activation::Sigmoid, 3}, 3);
   ValueNet b = a.clone();
-  TdSelfPlayer pa(a, Rules{}, "fast", 0.7f), pb(b, Rules{}, "fast", 0.7f);
+  TdSelfPlayer pa(a, Rules{}, "fast"), pb(b, Rules{}, "fast");
   Rng ra = game_rng(9, 0), rb = game_rng(9, 0);
-  const TdGameStats sa = pa.play_game(ra, 0.1f, 0.1f);
-  const TdGameStats sb = pb.play_game(rb, 0.1f, 0.1f);
+  const TdGameParams params{0.1f, 0.7f, 0.1f};
+  const TdGameStats sa = pa.play_game(ra, params);
+  const TdGameStats sb = pb.play_game(rb, params);
   EXPECT_TRUE(sa.finished);
   EXPECT_EQ(sa.turns, sb.turns);
   EXPECT_EQ(sa.updates, sa.turns);
@@ -106,36 +98,43 @@ TEST(OutcomeTarget, IndicatorsFromWhitesView) {
 }
 
 TEST_F(TdTrainerTest, ResumeAfterACleanStopIsBitForBitTheUninterruptedRun) {
-  // Uninterrupted: 160 games, checkpoints every 40.
-  TrainConfig full = small_config("full", 160, 40);
-  full.log.metrics_every = 10;
-  const TrainResult a = train(full);
-  ASSERT_TRUE(a.completed);
-  EXPECT_EQ(a.games_done, 160);
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    // Uninterrupted: 160 games, checkpoints every 40 (with two threads: rounds of 2 x 3 games,
+    // which the segment ends at multiples of 10 cut short).
+    TrainConfig full = small_config("full" + std::to_string(threads), 160, 40);
+    full.log.metrics_every = 10;
+    full.run.threads = threads;
+    full.run.merge_every = 3;
+    const TrainResult a = train(full);
+    ASSERT_TRUE(a.completed);
+    EXPECT_EQ(a.games_done, 160);
 
-  // Interrupted: a stop request arrives when 70 games are done (between checkpoints), then resume.
-  TrainConfig part = full;
-  part.run.name = "part";
-  std::atomic<bool> stop{false};
-  TrainCallbacks cb;
-  cb.stop = &stop;
-  cb.on_progress = [&](const TrainProgress& p) {
-    if (p.event == TrainProgress::Event::Metrics && p.games_done >= 70) stop = true;
-  };
-  const TrainResult b1 = train(part, cb);
-  EXPECT_FALSE(b1.completed);
-  EXPECT_EQ(b1.games_done, 70);
-  EXPECT_TRUE(fs::exists(root_ / "part" / "ckpt-70.pt"));  // the stop wrote its own checkpoint
-  EXPECT_EQ(RunDir::open((root_ / "part").string()).read_state().checkpoint, "ckpt-70.pt");
-  const TrainResult b2 = resume((root_ / "part").string());
-  EXPECT_TRUE(b2.completed);
-  EXPECT_EQ(b2.games_done, 160);
-  EXPECT_EQ(b2.positions, a.positions);
-  EXPECT_TRUE(same_parameters(ValueNet::load(a.checkpoint), ValueNet::load(b2.checkpoint)));
-  // Metrics: one line per 10 games, none repeated.
-  const auto lines = RunDir::open((root_ / "part").string()).metrics_lines();
-  ASSERT_EQ(lines.size(), 16u);
-  for (size_t i = 0; i < lines.size(); ++i) EXPECT_EQ(json::parse(lines[i])["games"].get<int64_t>(), 10 * int64_t(i + 1));
+    // Interrupted: a stop request arrives when 70 games are done (between checkpoints), then resume.
+    TrainConfig part = full;
+    part.run.name = "part" + std::to_string(threads);
+    std::atomic<bool> stop{false};
+    TrainCallbacks cb;
+    cb.stop = &stop;
+    cb.on_progress = [&](const TrainProgress& p) {
+      if (p.event == TrainProgress::Event::Metrics && p.games_done >= 70) stop = true;
+    };
+    const TrainResult b1 = train(part, cb);
+    EXPECT_FALSE(b1.completed);
+    EXPECT_EQ(b1.games_done, 70);
+    const fs::path part_dir = root_ / part.run.name;
+    EXPECT_TRUE(fs::exists(part_dir / "ckpt-70.pt"));  // the stop wrote its own checkpoint
+    EXPECT_EQ(RunDir::open(part_dir.string()).read_state().checkpoint, "ckpt-70.pt");
+    const TrainResult b2 = resume(part_dir.string());
+    EXPECT_TRUE(b2.completed);
+    EXPECT_EQ(b2.games_done, 160);
+    EXPECT_EQ(b2.positions, a.positions);
+    EXPECT_TRUE(same_parameters(ValueNet::load(a.checkpoint), ValueNet::load(b2.checkpoint)));
+    // Metrics: one line per 10 games, none repeated.
+    const auto lines = RunDir::open(part_dir.string()).metrics_lines();
+    ASSERT_EQ(lines.size(), 16u);
+    for (size_t i = 0; i < lines.size(); ++i) EXPECT_EQ(json::parse(lines[i])["games"].get<int64_t>(), 10 * int64_t(i + 1));
+  }
 }
 
 TEST_F(TdTrainerTest, ResumeFromAnEarlierCheckpointReproducesTheLaterOnes) {
@@ -281,12 +280,13 @@ TEST_F(TdTrainerTest, ANewRunRefusesAnExistingOneAndResumeRefusesANetChange) {
   EXPECT_EQ(load_config((root_ / "once" / "config.yaml").string()).train.games, 30);
 }
 
-TEST_F(TdTrainerTest, HogwildThreadsPlayExactlyThePlannedGames) {
-  // Two workers share one net with either backend; with libtorch each back-propagates through
-  // a graph built on parameters that the other updates meanwhile, which must stay valid.
+TEST_F(TdTrainerTest, SeveralThreadsTrainTheSameNetEveryTime) {
+  // With two workers (private copies merged every round) the run is still a function of the
+  // config: two runs give the same net bit for bit, with either backend, and the same positions.
   for (const std::string backend : {"fast", "libtorch"}) {
-    TrainConfig c = small_config("threads-" + backend, backend == "fast" ? 200 : 40, backend == "fast" ? 50 : 20);
+    TrainConfig c = small_config("threads-" + backend, backend == "fast" ? 200 : 30, backend == "fast" ? 50 : 10);
     c.run.threads = 2;
+    c.run.merge_every = 3;
     c.net.backend = backend;
     if (backend == "libtorch") c.net.hidden = {8, 8};
     const TrainResult r = train(c);
@@ -294,6 +294,10 @@ TEST_F(TdTrainerTest, HogwildThreadsPlayExactlyThePlannedGames) {
     EXPECT_EQ(r.games_done, c.train.games) << backend;
     EXPECT_EQ(ValueNet::load(r.checkpoint).info().games, c.train.games) << backend;
     EXPECT_GT(r.positions, c.train.games * 40) << backend;
+    c.run.name += "-again";
+    const TrainResult again = train(c);
+    EXPECT_EQ(again.positions, r.positions) << backend;
+    EXPECT_TRUE(same_parameters(ValueNet::load(r.checkpoint), ValueNet::load(again.checkpoint))) << backend;
   }
 }
 

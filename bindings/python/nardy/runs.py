@@ -31,7 +31,7 @@ def run_dir_of(run: Any) -> Path:
 def read_metrics(run: Any) -> list[dict[str, Any]]:
     """Every line of ``metrics.jsonl`` as a dict, in order (empty if the run has none yet).
 
-    Keys: games, games_per_s, mean_game_length, td_error, alpha, epsilon, positions, elapsed_s,
+    Keys: games, games_per_s, mean_game_length, td_error, alpha, lambda, epsilon, positions, elapsed_s,
     and ``eval`` after an evaluation: {opponent spec: {games, points_per_game, ci95_low,
     ci95_high, win_rate, wins, losses, draws, mars_won, mars_lost}}.
     """

@@ -1,0 +1,71 @@
+// merge_deltas: the master gains every copy's change, θ ← θ + Σ_t (θ_t − θ), in every layer.
+#include "nn/delta_merge.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "core/error.h"
+#include "tests/nn/test_nets.h"
+
+namespace nardy {
+namespace {
+
+using testing::all_parameters;
+
+// Adds `step * (i % 7 - 3)` to parameter i of every layer (a recognisable change per copy).
+void nudge(ValueNet& net, float step) {
+  size_t i = 0;
+  for (auto& l : net.layers()) {
+    for (int j = 0; j < l.in * l.out; ++j) l.weight[j] += step * static_cast<float>(i++ % 7) - 3 * step;
+    for (int j = 0; j < l.out; ++j) l.bias[j] += step * static_cast<float>(i++ % 7) - 3 * step;
+  }
+}
+
+TEST(DeltaMerge, MasterGainsEveryCopysChangeInEveryLayer) {
+  NetShape shape;
+  shape.hidden = {16, 8};
+  ValueNet master = ValueNet::create(shape, 3);
+  std::vector<ValueNet> copies = {master.clone(), master.clone(), master.clone()};
+  nudge(copies[0], 0.01f);
+  nudge(copies[1], -0.002f);
+  // copies[2] unchanged: contributes nothing
+  const std::vector<float> m0 = all_parameters(master), a = all_parameters(copies[0]),
+                           b = all_parameters(copies[1]), c = all_parameters(copies[2]);
+  merge_deltas(master, copies);
+  const std::vector<float> merged = all_parameters(master);
+  ASSERT_EQ(merged.size(), m0.size());
+  int changed = 0;
+  for (size_t i = 0; i < merged.size(); ++i) {
+    const float expected = m0[i] + ((a[i] - m0[i]) + (b[i] - m0[i]) + (c[i] - m0[i]));
+    EXPECT_EQ(merged[i], expected) << "parameter " << i;
+    changed += merged[i] != m0[i];
+  }
+  EXPECT_GT(changed, static_cast<int>(merged.size()) / 2);
+  // The copies are left as they were.
+  EXPECT_EQ(all_parameters(copies[0]), a);
+  EXPECT_EQ(all_parameters(copies[2]), c);
+}
+
+TEST(DeltaMerge, OneCopyMakesTheMasterThatCopyAndNoCopiesChangeNothing) {
+  ValueNet master = ValueNet::create(NetShape{}, 4);
+  const std::vector<float> m0 = all_parameters(master);
+  merge_deltas(master, std::vector<ValueNet>{});
+  EXPECT_EQ(all_parameters(master), m0);
+  std::vector<ValueNet> one = {master.clone()};
+  nudge(one[0], 0.03f);
+  merge_deltas(master, one);
+  const std::vector<float> m1 = all_parameters(master), c = all_parameters(one[0]);
+  for (size_t i = 0; i < m1.size(); ++i) EXPECT_NEAR(m1[i], c[i], 1e-6f) << i;
+}
+
+TEST(DeltaMerge, ACopyOfAnotherShapeIsAnError) {
+  ValueNet master = ValueNet::create(NetShape{}, 4);
+  NetShape other;
+  other.hidden = {32};
+  std::vector<ValueNet> copies = {ValueNet::create(other, 4)};
+  EXPECT_THROW(merge_deltas(master, copies), Error);
+}
+
+}  // namespace
+}  // namespace nardy
