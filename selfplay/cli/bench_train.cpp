@@ -53,8 +53,10 @@ void add_bench_train_command(CLI::App& bench) {
                   r.games_per_s(), r.turns_per_s(), r.threads, r.threads == 1 ? "" : "s");
       std::fflush(stdout);
     };
-    std::printf("self-play TD training, net %s %d hidden sigmoid, %d thread%s, seed %llu\n", a->encoder.c_str(),
-                a->hidden, a->threads, a->threads == 1 ? "" : "s", static_cast<unsigned long long>(a->seed));
+    std::printf("self-play TD training, net %s %d hidden sigmoid, %d thread%s", a->encoder.c_str(), a->hidden,
+                a->threads, a->threads == 1 ? "" : "s");
+    if (a->threads > 1) std::printf(" (private copies merged every %d games per worker)", a->merge_every);
+    std::printf(", seed %llu\n", static_cast<unsigned long long>(a->seed));
     if (a->backend != "libtorch") run("fast", a->games);
     if (a->backend != "fast") run("libtorch", a->libtorch_games > 0 ? a->libtorch_games : std::max(10L, a->games / 10));
   });

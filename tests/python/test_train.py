@@ -134,3 +134,19 @@ def test_callback_events_and_errors(tmp_path):
     resumed = nardy.resume(str(tmp_path / "boom"), overrides={"train.games": state["games_done"] + 10})
     assert resumed.completed and resumed.games_done == state["games_done"] + 10
     assert r.completed
+
+
+def test_bench_train_cli_reports_speed_and_is_reproducible(nardy_cli):
+    # `nardy bench train` on two threads: a speed line per backend, and the same games (total
+    # turns) on every run, since multi-threaded training does not depend on timing.
+    def turns_of(out):
+        lines = [l for l in out.splitlines() if l.startswith("train fast")]
+        assert len(lines) == 1 and "games/s" in lines[0] and "(2 threads)" in lines[0], out
+        return int(lines[0].split()[4])
+
+    args = ("bench", "train", "--backend", "fast", "--games", 60, "--hidden", 16, "--threads", 2, "--merge-every", 3)
+    first = nardy_cli(*args).stdout
+    assert "merged every 3 games per worker" in first
+    assert turns_of(first) == turns_of(nardy_cli(*args).stdout) > 60 * 40
+    bad = nardy_cli("bench", "train", "--threads", 0, check=False)
+    assert bad.returncode != 0 and "threads" in bad.stderr
