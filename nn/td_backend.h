@@ -14,8 +14,8 @@
 // where target = V_White(s_{t+1}) or, at the end, the game's outcome. The outputs k are the
 // Evaluation's win, win_mars, lose_mars (and draw for 4-output nets).
 //
-// A backend instance belongs to one thread; several instances may share one ValueNet
-// (Hogwild-style updates). All spans are caller-owned; nothing here allocates per call after
+// A backend instance and the ValueNet it trains belong to one thread; several training threads
+// each train a private copy of the net (selfplay/td_workers.h merges them). All spans are caller-owned; nothing here allocates per call after
 // the first.
 #pragma once
 

@@ -69,9 +69,8 @@ class TorchTdBackend final : public TdBackend {
     torch::NoGradGuard no_grad;
     for (size_t k = 0; k < traces_.size(); ++k) {
       const float c = alpha * (t[k] - v[k]);
-      // Through a detached view (Python's `.data`): the step does not bump the parameters'
-      // autograd version, so another worker sharing this net (Hogwild) can still back-propagate
-      // through the graph it built before the step.
+      // In place on the parameter storage through a detached view (Python's `.data`), outside
+      // autograd's version tracking, like the fast kernels' step.
       for (size_t p = 0; p < params_.size(); ++p) params_[p].data().add_(traces_[k][p], c);
     }
   }

@@ -27,7 +27,8 @@
 // copy.
 //
 // Thread-safety: evaluate_* are const and may run concurrently; training writes parameters in
-// place (Hogwild-style when several threads share one net), which the caller arranges.
+// place, so a net being trained belongs to one thread (selfplay/td_workers.h gives each
+// training thread its own copy).
 #pragma once
 
 #include <cstdint>

@@ -42,8 +42,6 @@ TdWorkers::TdWorkers(ValueNet& net, const Rules& rules, std::string_view backend
   }
 }
 
-TdWorkers::~TdWorkers() = default;
-
 const char* TdWorkers::backend_name() const { return players_.front()->backend_name(); }
 
 TdPlayStats TdWorkers::play_serial(int64_t begin, int64_t end, const std::function<TdGameSetup(int64_t)>& setup,
@@ -72,19 +70,16 @@ TdPlayStats TdWorkers::play(int64_t begin, int64_t end, const std::function<TdGa
   std::atomic<bool> failed{false};
   std::vector<std::exception_ptr> errors(threads_);
   std::vector<TdPlayStats> stats(threads_);
-  std::vector<TdPlayStats> round_stats(threads_);
 
   auto end_round = [&]() noexcept {
     if (!failed.load()) {
       try {
         merge_deltas(net_, copies_);
-        for (int t = 0; t < threads_; ++t) stats[t].add(round_stats[t]);
       } catch (...) {
         errors[0] = std::current_exception();
         failed = true;
       }
     }
-    for (auto& s : round_stats) s = TdPlayStats{};
     round_begin = round_end;
     round_end = std::min(end, round_begin + round_games);
     done = failed.load() || round_begin >= end || (stop && stop->load(std::memory_order_relaxed));
@@ -98,7 +93,7 @@ TdPlayStats TdWorkers::play(int64_t begin, int64_t end, const std::function<TdGa
           copies_[t].copy_parameters_from(net_);
           for (int64_t g = round_begin + t; g < round_end; g += threads_) {
             TdGameSetup game = setup(g);
-            round_stats[t].add(players_[t]->play_game(game.rng, game.params));
+            stats[t].add(players_[t]->play_game(game.rng, game.params));
             if (finished) finished->fetch_add(1, std::memory_order_relaxed);
           }
         } catch (...) {

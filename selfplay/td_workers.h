@@ -58,7 +58,6 @@ class TdWorkers {
   // backend "fast" or "libtorch"; `merge_every` (>= 1) games per worker per round.
   // Throws Error for bad counts, an unknown backend or a shape the backend does not support.
   TdWorkers(ValueNet& net, const Rules& rules, std::string_view backend, int threads, int merge_every);
-  ~TdWorkers();
 
   // Plays games [begin, end), game g as setup(g) says (called on the worker threads, so it
   // must be thread-safe). Stops early, at a round end, once *stop is true. `finished`, when

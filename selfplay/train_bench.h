@@ -19,7 +19,7 @@ namespace nardy {
 struct TrainBenchResult {
   std::string backend;
   int threads = 1;
-  int merge_every = 1;
+  int merge_every = 16;
   int64_t games = 0;
   int64_t turns = 0;     // turns played (= TD updates)
   double seconds = 0;
