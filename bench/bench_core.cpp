@@ -18,8 +18,8 @@ void BM_Movegen(benchmark::State& state) {
     calls += static_cast<int64_t>(turns.size());
   }
   state.SetItemsProcessed(calls);
-  state.counters["results_per_s"] = benchmark::Counter(static_cast<double>(results),
-                                                       benchmark::Counter::kIsRate);
+  state.counters["results_per_s"] =
+      benchmark::Counter(static_cast<double>(results), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Movegen);
 

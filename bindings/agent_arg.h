@@ -5,11 +5,11 @@
 // rollout, tournament) make one C++ agent per worker thread through `make`, which copies no
 // Python object and so may run on any thread. Wherever an agent is an argument, Python may
 // pass (agent_arg):
-//   str             an agent spec (selfplay/agent.h): 'random', 'heuristic', 'net:PATH:ply=1'
-//   nardy.Agent     from make_agent(), python_agent() or ValueNet.agent()
+//   str             an agent spec (selfplay/agents/agent.h): 'random', 'heuristic',
+//   'net:PATH:ply=1' nardy.Agent     from make_agent(), python_agent() or ValueNet.agent()
 //   nardy.ValueNet  the greedy (0-ply) agent of that net
 //   a callable      fn(position, dice, moves) -> index | MoveResult | Position, adapted through
-//                   selfplay/callback_agent.h; an object with a .choose method works too
+//                   selfplay/agents/callback_agent.h; an object with a .choose method works too
 //
 // Python agents and threads: the callable is held by the PyAgent (a strong reference made with
 // the GIL); the C++ agents borrow the pointer and take the GIL for each call, so they may run
@@ -32,10 +32,11 @@
 #include "core/movegen.h"
 #include "core/pos_text.h"
 #include "nn/value_net.h"
-#include "selfplay/agent.h"
-#include "selfplay/callback_agent.h"
-#include "selfplay/net_agent.h"
-#include "selfplay/stop.h"
+#include "selfplay/agents/agent.h"
+#include "selfplay/agents/callback_agent.h"
+#include "selfplay/search/net_agent.h"
+#include "selfplay/search/stop.h"
+#include "selfplay/search/agent_kinds.h"
 
 namespace nardy::py_bind {
 
@@ -52,7 +53,8 @@ inline std::vector<Position> positions_arg(py::handle h, bool* single = nullptr)
     return out;
   }
   if (!py::hasattr(h, "__iter__"))
-    throw py::type_error("positions: expected a Position, POS text or a list of them, got " + type_name(h));
+    throw py::type_error("positions: expected a Position, POS text or a list of them, got " +
+                         type_name(h));
   if (py::hasattr(h, "__len__")) out.reserve(py::len(h));
   size_t i = 0;
   for (py::handle item : py::iter(h)) {
@@ -65,8 +67,8 @@ inline std::vector<Position> positions_arg(py::handle h, bool* single = nullptr)
         throw Error("positions[" + std::to_string(i) + "]: " + e.what());
       }
     } else {
-      throw py::type_error("positions[" + std::to_string(i) + "]: expected a Position or POS text, got " +
-                           type_name(item));
+      throw py::type_error("positions[" + std::to_string(i) +
+                           "]: expected a Position or POS text, got " + type_name(item));
     }
     ++i;
   }
@@ -78,15 +80,16 @@ inline std::vector<Position> positions_arg(py::handle h, bool* single = nullptr)
 using RulesAgentMaker = std::function<std::unique_ptr<Agent>(const Rules&)>;
 
 struct PyAgent {
-  std::string spec;         // a spec make_agent() accepts, or a description ("python:NAME", "net:<memory>")
-  RulesAgentMaker make;     // thread-safe; one fresh agent per call
-  std::optional<ValueNet> net;    // net agents: the net (shared) and options
+  std::string
+      spec;  // a spec make_agent() accepts, or a description ("python:NAME", "net:<memory>")
+  RulesAgentMaker make;         // thread-safe; one fresh agent per call
+  std::optional<ValueNet> net;  // net agents: the net (shared) and options
   NetAgentOptions net_options;
-  py::object callable;      // Python agents: the callable (kept alive here)
-  Rules rules;              // rules of `instance`, used by Agent.choose() and friends
+  py::object callable;  // Python agents: the callable (kept alive here)
+  Rules rules;          // rules of `instance`, used by Agent.choose() and friends
   std::unique_ptr<Agent> instance;
-  Rng rng{1};               // randomness of Agent.choose() when no rng is passed
-  std::mutex mutex;         // guards instance and rng
+  Rng rng{1};        // randomness of Agent.choose() when no rng is passed
+  std::mutex mutex;  // guards instance and rng
 
   PyAgent() = default;
   PyAgent(const PyAgent&) = delete;
@@ -109,26 +112,31 @@ inline size_t python_choice(py::handle r, const MoveList& moves, const std::stri
   if (py::isinstance<py::int_>(r) && !py::isinstance<py::bool_>(r)) {
     const long long i = r.cast<long long>();
     if (i < 0 || static_cast<size_t>(i) >= moves.size())
-      throw Error("agent '" + spec + "' chose result " + std::to_string(i) + " of " + std::to_string(moves.size()) +
-                  " (expected 0.." + std::to_string(moves.size() - 1) + ")");
+      throw Error("agent '" + spec + "' chose result " + std::to_string(i) + " of " +
+                  std::to_string(moves.size()) + " (expected 0.." +
+                  std::to_string(moves.size() - 1) + ")");
     return static_cast<size_t>(i);
   }
   if (py::isinstance<MoveResult>(r) || py::isinstance<Position>(r)) {
-    const Position target = py::isinstance<Position>(r) ? r.cast<Position>() : r.cast<const MoveResult&>().position;
+    const Position target =
+        py::isinstance<Position>(r) ? r.cast<Position>() : r.cast<const MoveResult&>().position;
     for (size_t i = 0; i < moves.size(); ++i)
       if (moves[i].position == target) return i;
-    throw Error("agent '" + spec + "' returned '" + format_pos(target) + "', which is not one of the " +
-                std::to_string(moves.size()) + " legal results");
+    throw Error("agent '" + spec + "' returned '" + format_pos(target) +
+                "', which is not one of the " + std::to_string(moves.size()) + " legal results");
   }
-  if (py::isinstance<py::int_>(r) || (py::hasattr(r, "__index__") && !py::isinstance<py::float_>(r) && !py::isinstance<py::bool_>(r)))
+  if (py::isinstance<py::int_>(r) ||
+      (py::hasattr(r, "__index__") && !py::isinstance<py::float_>(r) &&
+       !py::isinstance<py::bool_>(r)))
     return python_choice(py::int_(py::reinterpret_borrow<py::object>(r)), moves, spec);
-  throw py::type_error("agent '" + spec + "' must return an index into moves, a MoveResult or a Position, got " +
+  throw py::type_error("agent '" + spec +
+                       "' must return an index into moves, a MoveResult or a Position, got " +
                        type_name(r));
 }
 
 // Calls a Python agent: fn(position, (d1, d2), [MoveResult, ...]). Takes the GIL.
-inline size_t call_python_agent(PyObject* fn, const std::string& spec, const Position& pos, Dice dice,
-                                const MoveList& moves) {
+inline size_t call_python_agent(PyObject* fn, const std::string& spec, const Position& pos,
+                                Dice dice, const MoveList& moves) {
   py::gil_scoped_acquire gil;
   py::list ms(moves.size());
   for (size_t i = 0; i < moves.size(); ++i) ms[i] = py::cast(moves[i]);
@@ -137,7 +145,6 @@ inline size_t call_python_agent(PyObject* fn, const std::string& spec, const Pos
 }
 
 inline PyAgentPtr spec_agent(const std::string& spec) {
-  register_net_agents();
   auto a = std::make_shared<PyAgent>();
   a->spec = spec;
   a->make = [spec](const Rules& rules) { return make_agent(spec, rules); };
@@ -154,21 +161,28 @@ inline PyAgentPtr spec_agent(const std::string& spec) {
   return a;
 }
 
-inline PyAgentPtr net_agent(const ValueNet& net, const NetAgentOptions& options, const std::string& spec) {
+inline PyAgentPtr net_agent(const ValueNet& net, const NetAgentOptions& options,
+                            const std::string& spec) {
   auto a = std::make_shared<PyAgent>();
   a->spec = spec;
   a->net = net;
   a->net_options = options;
-  a->make = [net, options, spec](const Rules& rules) { return make_net_agent(net, options, rules, spec); };
+  a->make = [net, options, spec](const Rules& rules) {
+    return make_net_agent(net, options, rules, spec);
+  };
   a->instance = a->make(a->rules);  // checks the options
   return a;
 }
 
 inline PyAgentPtr python_agent(py::object fn, std::string name) {
   if (!PyCallable_Check(fn.ptr())) {
-    if (py::hasattr(fn, "choose") && PyCallable_Check(fn.attr("choose").ptr())) fn = fn.attr("choose");
-    else throw py::type_error("agent: expected a spec string, nardy.Agent, nardy.ValueNet or a callable "
-                              "fn(position, dice, moves), got " + type_name(fn));
+    if (py::hasattr(fn, "choose") && PyCallable_Check(fn.attr("choose").ptr()))
+      fn = fn.attr("choose");
+    else
+      throw py::type_error(
+          "agent: expected a spec string, nardy.Agent, nardy.ValueNet or a callable "
+          "fn(position, dice, moves), got " +
+          type_name(fn));
   }
   if (name.empty()) {
     py::object n = py::getattr(fn, "__qualname__", py::getattr(fn, "__name__", py::none()));
@@ -193,7 +207,8 @@ inline PyAgentPtr python_agent(py::object fn, std::string name) {
 inline PyAgentPtr agent_arg(py::handle h) {
   if (py::isinstance<PyAgent>(h)) return h.cast<PyAgentPtr>();
   if (py::isinstance<py::str>(h)) return spec_agent(h.cast<std::string>());
-  if (py::isinstance<ValueNet>(h)) return net_agent(h.cast<const ValueNet&>(), NetAgentOptions{}, "net:<memory>");
+  if (py::isinstance<ValueNet>(h))
+    return net_agent(h.cast<const ValueNet&>(), NetAgentOptions{}, "net:<memory>");
   return python_agent(py::reinterpret_borrow<py::object>(h), "");
 }
 
@@ -206,7 +221,8 @@ inline AgentMaker agent_maker(const PyAgentPtr& a, const Rules& rules) {
 
 // The same agents polling for Ctrl-C before each move (bindings/interrupt.h), for library
 // calls without a stop hook of their own (rollout).
-inline AgentMaker interruptible_maker(const PyAgentPtr& a, const Rules& rules, Interrupt& interrupt) {
+inline AgentMaker interruptible_maker(const PyAgentPtr& a, const Rules& rules,
+                                      Interrupt& interrupt) {
   return stoppable_maker(agent_maker(a, rules), interrupt.should_stop());
 }
 

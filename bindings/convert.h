@@ -4,7 +4,7 @@
 // A wrong Python type raises TypeError; a bad value of the right type throws nardy::Error
 // (raised in Python as nardy.NardyError, a ValueError) naming the argument and what was expected.
 //
-//   rules_arg     None (RULES.md defaults) | nardy.Rules | "KEY=VALUE ..." text | {key: value}
+//   rules_arg     None (docs/rules.md defaults) | nardy.Rules | "KEY=VALUE ..." text | {key: value}
 //   side_arg      nardy.Side | 'w' | 'b' | 'white' | 'black' (any case)
 //   position_arg  nardy.Position | POS text
 //   seed_arg      int in 0 .. 2**64-1
@@ -32,7 +32,9 @@ namespace nardy::py_bind {
 
 namespace py = pybind11;
 
-inline std::string type_name(py::handle h) { return py::str(py::type::handle_of(h).attr("__name__")); }
+inline std::string type_name(py::handle h) {
+  return py::str(py::type::handle_of(h).attr("__name__"));
+}
 
 inline std::string value_text(py::handle h) {
   if (py::isinstance<py::bool_>(h)) return h.ptr() == Py_True ? "true" : "false";
@@ -53,7 +55,8 @@ inline Rules rules_arg(py::handle h) {
     }
     return r;
   }
-  throw py::type_error("rules: expected None, nardy.Rules, 'KEY=VALUE ...' text or a dict, got " + type_name(h));
+  throw py::type_error("rules: expected None, nardy.Rules, 'KEY=VALUE ...' text or a dict, got " +
+                       type_name(h));
 }
 
 inline Side side_arg(py::handle h) {
@@ -63,7 +66,8 @@ inline Side side_arg(py::handle h) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (s == "w" || s == "white") return Side::White;
     if (s == "b" || s == "black") return Side::Black;
-    throw Error("side '" + h.cast<std::string>() + "': expected 'w', 'b', 'white', 'black' or nardy.Side");
+    throw Error("side '" + h.cast<std::string>() +
+                "': expected 'w', 'b', 'white', 'black' or nardy.Side");
   }
   throw py::type_error("side: expected nardy.Side or 'w'/'b', got " + type_name(h));
 }
@@ -85,21 +89,27 @@ inline uint64_t seed_arg(const py::int_& h) {
   unsigned long long v = PyLong_AsUnsignedLongLong(h.ptr());
   if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
     PyErr_Clear();
-    throw Error("seed " + py::str(static_cast<py::handle>(h)).cast<std::string>() + ": expected an int in 0 .. 2**64-1");
+    throw Error("seed " + py::str(static_cast<py::handle>(h)).cast<std::string>() +
+                ": expected an int in 0 .. 2**64-1");
   }
   return v;
 }
 
-inline py::tuple dice_tuple(Dice d) { return py::make_tuple(int{d.d1}, int{d.d2}); }
+inline py::tuple dice_tuple(Dice d) {
+  return py::make_tuple(int{d.d1}, int{d.d2});
+}
 
 // json.loads(text): a result's to_json() as Python dicts and lists (to_dict()).
-inline py::object json_loads(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
+inline py::object json_loads(const std::string& text) {
+  return py::module_::import("json").attr("loads")(text);
+}
 
 inline py::list steps_list(const Move& move) {
   py::list out;
   for (int i = 0; i < move.num_steps; ++i) {
     const Step& s = move.steps[i];
-    out.append(py::make_tuple(point_of(move.side, s.from), s.to == 0 ? 0 : point_of(move.side, s.to)));
+    out.append(
+        py::make_tuple(point_of(move.side, s.from), s.to == 0 ? 0 : point_of(move.side, s.to)));
   }
   return out;
 }

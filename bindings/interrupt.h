@@ -4,9 +4,9 @@
 // on the calling thread plus worker threads. Python's SIGINT handler only sets a flag; the
 // KeyboardInterrupt is raised when the main thread next runs Python code, which it does not
 // while in C++. So the C++ call polls: Interrupt::should_stop() is the library's stop hook
-// (selfplay/stop.h) — given to ArenaOptions, TournamentOptions and AnalysisOptions, or wrapped
-// around agents (StoppableAgent) for play and rollout — and Interrupt::poll() behind it takes
-// the GIL at most every kPollInterval on the thread that made the call and runs
+// (selfplay/search/stop.h) — given to ArenaOptions, TournamentOptions and AnalysisOptions, or
+// wrapped around agents (StoppableAgent) for play and rollout — and Interrupt::poll() behind it
+// takes the GIL at most every kPollInterval on the thread that made the call and runs
 // PyErr_CheckSignals(). A pending KeyboardInterrupt (or any exception a Python signal handler
 // or callback raises) is stored and stop() becomes true; every worker sees it at its next poll.
 // The library then winds down (a match returns its finished pairs with `stopped`; other calls
@@ -28,7 +28,7 @@
 #include <optional>
 #include <thread>
 
-#include "selfplay/stop.h"
+#include "selfplay/search/stop.h"
 
 namespace nardy::py_bind {
 
@@ -39,7 +39,9 @@ class Interrupt {
   static constexpr std::chrono::milliseconds kPollInterval{100};
 
   // Construct with the GIL held, on the thread that makes the C++ call.
-  Interrupt() : owner_(std::this_thread::get_id()), next_check_(std::chrono::steady_clock::now() + kPollInterval) {}
+  Interrupt()
+      : owner_(std::this_thread::get_id()),
+        next_check_(std::chrono::steady_clock::now() + kPollInterval) {}
 
   // True once a stop was requested. On the owning thread, checks Python's signals first (at
   // most every kPollInterval). Call without the GIL.
@@ -68,8 +70,10 @@ class Interrupt {
   // and stop is requested.
   void store_python_error() {
     std::lock_guard lock(mutex_);
-    if (!error_) error_ = std::make_shared<py::error_already_set>();
-    else PyErr_Clear();
+    if (!error_)
+      error_ = std::make_shared<py::error_already_set>();
+    else
+      PyErr_Clear();
     stop_.store(true);
   }
   // Any thread: stop with this exception pending (e.g. an exception from a Python callback).

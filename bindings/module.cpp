@@ -17,12 +17,15 @@ namespace nardy::py_bind {
 
 void bind_core(pybind11::module_& m);  // bind_core.cpp: Side, Rules, Position, MoveResult, Outcome
 void bind_game(pybind11::module_& m);  // bind_game.cpp: Rng, Game, Turn, records, random_game
-void bind_board(pybind11::module_& m);   // bind_board.cpp: board_svg, _repr_svg_ of Position/MoveResult/Game
+void bind_board(
+    pybind11::module_& m);  // bind_board.cpp: board_svg, _repr_svg_ of Position/MoveResult/Game
 #ifdef NARDY_HAS_NN
-void bind_nn(pybind11::module_& m);      // bind_nn.cpp: Encoder, encode, Evaluation, ValueNet, load_checkpoint
-void bind_agents(pybind11::module_& m);  // bind_agents.cpp: Agent, make_agent, python_agent, play, analyze
-void bind_arena(pybind11::module_& m);   // bind_arena.cpp: arena, ArenaResult, tournament, rollout
-void bind_train(pybind11::module_& m);   // bind_train.cpp: train, resume, TrainProgress, TrainResult
+void bind_nn(
+    pybind11::module_& m);  // bind_nn.cpp: Encoder, encode, Evaluation, ValueNet, load_checkpoint
+void bind_agents(
+    pybind11::module_& m);  // bind_agents.cpp: Agent, make_agent, python_agent, play, analyze
+void bind_arena(pybind11::module_& m);  // bind_arena.cpp: arena, ArenaResult, tournament, rollout
+void bind_train(pybind11::module_& m);  // bind_train.cpp: train, resume, TrainProgress, TrainResult
 #endif
 
 }  // namespace nardy::py_bind
@@ -31,7 +34,7 @@ PYBIND11_MODULE(_nardy, m) {
   m.doc() =
       "nardy._nardy — the compiled Long Nardy engine (import the `nardy` package instead).\n\n"
       "Positions are POS text: 24 comma-separated counts for points 1..24 (White positive,\n"
-      "Black negative), a space, and 'w' or 'b' for the side to move. Rules follow RULES.md.";
+      "Black negative), a space, and 'w' or 'b' for the side to move. Rules follow docs/rules.md.";
   pybind11::register_exception<nardy::Error>(m, "NardyError", PyExc_ValueError);
   m.attr("NardyError").attr("__doc__") =
       "Raised for bad input to the engine (POS text, IDs, dice, moves, rules, records).\n"

@@ -18,7 +18,8 @@ std::optional<Outcome> game_outcome(const Position& pos, const Rules& rules) {
     return win(Side::Black, white_off);
   }
   if (white_off == kNumCheckers) {
-    if (rules.last_roll_draw && pos.side_to_move() == Side::Black) return std::nullopt;  // Black's last turn
+    if (rules.last_roll_draw && pos.side_to_move() == Side::Black)
+      return std::nullopt;  // Black's last turn
     return win(Side::White, black_off);
   }
   return std::nullopt;

@@ -1,6 +1,6 @@
 // core/game.h — turns, the end of a game, scoring and match colours.
 //
-// RULES.md "End of the game and scoring": the first side to bear off all 15 wins; 1 point
+// docs/rules.md "End of the game and scoring": the first side to bear off all 15 wins; 1 point
 // (oin) when the loser has borne off at least one checker, 2 (mars) when none. Under
 // `last_roll_draw`, when White bears off its 15th checker Black plays one more turn; if Black
 // then finishes too the game is a draw, and mars is judged after that turn. Because White always
@@ -35,7 +35,7 @@ std::optional<Outcome> game_outcome(const Position& pos, const Rules& rules);
 std::string format_outcome(const Outcome& o);  // "white 1", "black 2", "draw"
 
 // True when the roll about to be made at `pos` is a game's opening roll and may not be a
-// double: `pos` is the start position and rules.opening is no_doubles (RULES.md `opening`).
+// double: `pos` is the start position and rules.opening is no_doubles (docs/rules.md `opening`).
 // For analyses and rollouts of a bare position; a Game knows its own opening turn.
 bool opening_excludes_doubles(const Position& pos, const Rules& rules);
 
@@ -79,7 +79,7 @@ class Game {
   std::vector<Turn> history_;
 };
 
-// Which player (0 or 1) plays White in the next game of a match (RULES.md "Matches"):
+// Which player (0 or 1) plays White in the next game of a match (docs/rules.md "Matches"):
 // `previous_black` alternates colours; `previous_winner` gives White to the winner, and
 // alternates after a draw.
 int next_white_player(int white_player, const Outcome& last, const Rules& rules);

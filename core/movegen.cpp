@@ -66,12 +66,14 @@ inline uint64_t mix(uint64_t h) {
 }
 
 // Bit of the mover's route r in the opponent-route occupancy mask used by forbidden_block().
-constexpr uint32_t opp_bit(int r) { return 1u << (opponent_route(r) - 1); }
+constexpr uint32_t opp_bit(int r) {
+  return 1u << (opponent_route(r) - 1);
+}
 
 class Generator {
  public:
-  Generator(const Position& pos, Dice dice, int head_allowance, MoveList& out,
-            StampedSet& nodes, StampedSet& results)
+  Generator(const Position& pos, Dice dice, int head_allowance, MoveList& out, StampedSet& nodes,
+            StampedSet& results)
       : pos_(pos), out_(out), nodes_(nodes), results_(results) {
     const auto& mb = pos.mover_board();
     for (int r = 1; r <= kNumPoints; ++r) {
@@ -109,7 +111,7 @@ class Generator {
   }
 
  private:
-  // Whether one checker may move from r by d in the current state (RULES.md rules 2-5).
+  // Whether one checker may move from r by d in the current state (docs/rules.md rules 2-5).
   bool can_step(int r, int d) const {
     if (r == kHeadRoute && head_left_ == 0) return false;  // rule 3: head rule
     int t = r - d;
@@ -261,8 +263,8 @@ class Generator {
   StampedSet& nodes_;
   StampedSet& results_;
   int8_t b_[kNumPoints + 1 + 7] = {};  // 1-based; padded for the 24-byte hash read
-  uint32_t own_mask_ = 0;  // bit r-1: the mover holds route r
-  uint32_t occ_ = 0;       // the same in opponent-route bits, for forbidden_block()
+  uint32_t own_mask_ = 0;              // bit r-1: the mover holds route r
+  uint32_t occ_ = 0;                   // the same in opponent-route bits, for forbidden_block()
   int opp_lowest_ = 25;
   int opp_off_ = 0;
   int outside_ = 0;

@@ -1,6 +1,6 @@
 // core/movegen.h — legal moves: the distinct positions a roll can lead to.
 //
-// Contract (RULES.md "A turn"):
+// Contract (docs/rules.md "A turn"):
 //  * generate_moves() fills `out` with every distinct resulting position of playing `dice`
 //    from `pos` (rule 7: two ways of playing that end alike are one move). Each result has
 //    the opponent to move and carries one canonical step sequence for its notation.
@@ -62,7 +62,7 @@ MoveList legal_moves(const Position& pos, Dice dice, const Rules& rules);
 // Orders results by their absolute board, then side (a canonical, algorithm-free order).
 void sort_by_position(MoveList& moves);
 
-// How many checkers may leave the head this turn (RULES.md rule 3, with `head_exception`).
+// How many checkers may leave the head this turn (docs/rules.md rule 3, with `head_exception`).
 int head_allowance(const Position& pos, Dice dice, const Rules& rules);
 
 }  // namespace nardy

@@ -36,8 +36,10 @@ std::string format_move(const Move& move) {
     const Step& s = move.steps[i];
     auto it = std::find_if(paths.begin(), paths.end(),
                            [&](const RoutePath& p) { return p.to != 0 && p.to == s.from; });
-    if (it != paths.end()) it->to = s.to;
-    else paths.push_back({s.from, s.to});
+    if (it != paths.end())
+      it->to = s.to;
+    else
+      paths.push_back({s.from, s.to});
   }
   std::sort(paths.begin(), paths.end(), [](const RoutePath& a, const RoutePath& b) {
     return a.from != b.from ? a.from > b.from : a.to > b.to;
@@ -67,12 +69,14 @@ std::vector<PathMove> parse_notation(std::string_view text) {
   if (tokens.size() == 1 && tokens[0] == "pass") return {};
   std::vector<PathMove> out;
   for (std::string_view tok : tokens) {
-    if (tok == "pass") throw Error("move '" + whole + "': 'pass' cannot be combined with other moves");
+    if (tok == "pass")
+      throw Error("move '" + whole + "': 'pass' cannot be combined with other moves");
     int count = 1;
     if (auto paren = tok.find('('); paren != std::string_view::npos) {
       std::string_view n = tok.substr(paren + 1);
       if (n.size() != 2 || n[1] != ')' || n[0] < '1' || n[0] > '4')
-        throw Error("move '" + whole + "': repeat count must be (1)..(4) in '" + std::string(tok) + "'");
+        throw Error("move '" + whole + "': repeat count must be (1)..(4) in '" + std::string(tok) +
+                    "'");
       count = n[0] - '0';
       tok = tok.substr(0, paren);
     }
@@ -80,11 +84,13 @@ std::vector<PathMove> parse_notation(std::string_view text) {
     std::vector<std::string_view> parts;
     for (size_t s = 0;;) {
       size_t slash = tok.find('/', s);
-      parts.push_back(tok.substr(s, slash == std::string_view::npos ? std::string_view::npos : slash - s));
+      parts.push_back(
+          tok.substr(s, slash == std::string_view::npos ? std::string_view::npos : slash - s));
       if (slash == std::string_view::npos) break;
       s = slash + 1;
     }
-    if (parts.size() < 2) throw Error("move '" + whole + "': expected FROM/TO, got '" + std::string(tok) + "'");
+    if (parts.size() < 2)
+      throw Error("move '" + whole + "': expected FROM/TO, got '" + std::string(tok) + "'");
     int from = parse_int(parts.front(), whole);
     int to = 0;
     for (size_t i = 1; i < parts.size(); ++i) {
@@ -98,7 +104,8 @@ std::vector<PathMove> parse_notation(std::string_view text) {
   return out;
 }
 
-MoveResult find_move(const Position& pos, Dice dice, const Rules& rules, std::string_view notation) {
+MoveResult find_move(const Position& pos, Dice dice, const Rules& rules,
+                     std::string_view notation) {
   std::vector<PathMove> paths = parse_notation(notation);
   MoveList legal = legal_moves(pos, dice, rules);
   const Side me = pos.side_to_move();
@@ -140,21 +147,26 @@ Dice make_dice(int d1, int d2) {
 }
 
 int parse_die(std::string_view text) {
-  if (text.size() != 1 || text[0] < '1' || text[0] > '6') throw Error("die '" + std::string(text) + "' is not 1..6");
+  if (text.size() != 1 || text[0] < '1' || text[0] > '6')
+    throw Error("die '" + std::string(text) + "' is not 1..6");
   return text[0] - '0';
 }
 
 Dice parse_dice(std::string_view text) {
   std::string digits;
   for (char c : text) {
-    if (std::isdigit(static_cast<unsigned char>(c))) digits += c;
+    if (std::isdigit(static_cast<unsigned char>(c)))
+      digits += c;
     else if (c != '-' && c != ' ' && c != ',')
       throw Error("dice '" + std::string(text) + "': expected two dice such as 6-5");
   }
-  if (digits.size() != 2) throw Error("dice '" + std::string(text) + "': expected two dice such as 6-5");
+  if (digits.size() != 2)
+    throw Error("dice '" + std::string(text) + "': expected two dice such as 6-5");
   return make_dice(digits[0] - '0', digits[1] - '0');
 }
 
-std::string format_dice(Dice dice) { return std::to_string(dice.d1) + "-" + std::to_string(dice.d2); }
+std::string format_dice(Dice dice) {
+  return std::to_string(dice.d1) + "-" + std::to_string(dice.d2);
+}
 
 }  // namespace nardy

@@ -1,6 +1,6 @@
 // core/notation.h — move notation in absolute point numbers.
 //
-// Canonical form written by format_move() (RULES.md rule 7):
+// Canonical form written by format_move() (docs/rules.md rule 7):
 //  * each checker's path is written from its first to its last point, intermediate landings
 //    dropped: 24/18 then 18/13 by the same checker is `24/13`;
 //  * bearing off is `6/off`;

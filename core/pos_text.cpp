@@ -13,35 +13,44 @@ Position parse_pos(std::string_view text) {
     return Error("position '" + whole + "': " + why);
   };
   // Trim surrounding whitespace only; the interior must follow the format.
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
+    text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.remove_suffix(1);
   size_t space = text.find(' ');
   if (space == std::string_view::npos)
     throw fail("expected 24 comma-separated counts, a space and the side to move (w or b)");
   std::string_view counts = text.substr(0, space);
   std::string_view side = text.substr(space + 1);
   Side to_move;
-  if (side == "w") to_move = Side::White;
-  else if (side == "b") to_move = Side::Black;
-  else throw fail("side to move must be 'w' or 'b', got '" + std::string(side) + "'");
+  if (side == "w")
+    to_move = Side::White;
+  else if (side == "b")
+    to_move = Side::Black;
+  else
+    throw fail("side to move must be 'w' or 'b', got '" + std::string(side) + "'");
 
   std::array<int, kNumPoints> points{};
   int n = 0;
   for (size_t pos = 0;;) {
     size_t comma = counts.find(',', pos);
-    std::string_view f = counts.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
+    std::string_view f =
+        counts.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
     if (n >= kNumPoints) throw fail("more than 24 point counts");
     std::string_view digits = f;
     if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) digits.remove_prefix(1);
     if (digits.empty() || digits.size() > 2)
-      throw fail("point " + std::to_string(n + 1) + ": '" + std::string(f) + "' is not a count -15..15");
+      throw fail("point " + std::to_string(n + 1) + ": '" + std::string(f) +
+                 "' is not a count -15..15");
     for (char c : digits)
       if (!std::isdigit(static_cast<unsigned char>(c)))
-        throw fail("point " + std::to_string(n + 1) + ": '" + std::string(f) + "' is not a count -15..15");
+        throw fail("point " + std::to_string(n + 1) + ": '" + std::string(f) +
+                   "' is not a count -15..15");
     int v = std::stoi(std::string(digits));
     if (f[0] == '-') v = -v;
     if (v < -kNumCheckers || v > kNumCheckers)
-      throw fail("point " + std::to_string(n + 1) + ": " + std::to_string(v) + " is not a count -15..15");
+      throw fail("point " + std::to_string(n + 1) + ": " + std::to_string(v) +
+                 " is not a count -15..15");
     points[n++] = v;
     if (comma == std::string_view::npos) break;
     pos = comma + 1;
@@ -49,8 +58,10 @@ Position parse_pos(std::string_view text) {
   if (n != kNumPoints) throw fail("expected 24 point counts, got " + std::to_string(n));
   int white = 0, black = 0;
   for (int v : points) (v > 0 ? white : black) += v > 0 ? v : -v;
-  if (white > kNumCheckers) throw fail("White has " + std::to_string(white) + " checkers (at most 15)");
-  if (black > kNumCheckers) throw fail("Black has " + std::to_string(black) + " checkers (at most 15)");
+  if (white > kNumCheckers)
+    throw fail("White has " + std::to_string(white) + " checkers (at most 15)");
+  if (black > kNumCheckers)
+    throw fail("Black has " + std::to_string(black) + " checkers (at most 15)");
   Position p = Position::from_points(points, to_move);
   if (auto err = p.validation_error()) throw fail(*err);
   return p;
@@ -103,10 +114,11 @@ std::string draw_board(const Position& pos) {
   s += row_cells(12, -1);
   s += row_numbers(12, -1);
   char buf[160];
-  std::snprintf(buf, sizeof buf,
-                "White (W): pips %d, off %d, head(24) %d   Black (B): pips %d, off %d, head(12) %d\n",
-                pos.pips(Side::White), pos.off(Side::White), pos.on_head(Side::White),
-                pos.pips(Side::Black), pos.off(Side::Black), pos.on_head(Side::Black));
+  std::snprintf(
+      buf, sizeof buf,
+      "White (W): pips %d, off %d, head(24) %d   Black (B): pips %d, off %d, head(12) %d\n",
+      pos.pips(Side::White), pos.off(Side::White), pos.on_head(Side::White), pos.pips(Side::Black),
+      pos.off(Side::Black), pos.on_head(Side::Black));
   s += buf;
   s += std::string("To move: ") + (pos.side_to_move() == Side::White ? "White" : "Black") + "\n";
   return s;

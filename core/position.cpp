@@ -7,8 +7,8 @@ namespace nardy {
 
 Position Position::start() {
   Position p;
-  p.board_[kHeadRoute - 1] = kNumCheckers;                       // mover's head
-  p.board_[opponent_route(kHeadRoute) - 1] = -kNumCheckers;      // opponent's head
+  p.board_[kHeadRoute - 1] = kNumCheckers;                   // mover's head
+  p.board_[opponent_route(kHeadRoute) - 1] = -kNumCheckers;  // opponent's head
   p.side_ = Side::White;
   p.own_off_ = p.opp_off_ = 0;
   return p;
@@ -75,7 +75,8 @@ std::optional<Side> Position::finished_side() const {
 Position Position::with_side_to_move(Side s) const {
   if (s == side_) return *this;
   Position p;
-  for (int r = 1; r <= kNumPoints; ++r) p.board_[opponent_route(r) - 1] = static_cast<int8_t>(-board_[r - 1]);
+  for (int r = 1; r <= kNumPoints; ++r)
+    p.board_[opponent_route(r) - 1] = static_cast<int8_t>(-board_[r - 1]);
   p.side_ = s;
   p.own_off_ = opp_off_;
   p.opp_off_ = own_off_;
@@ -94,7 +95,7 @@ std::optional<std::string> Position::validation_error() const {
     if (counts[i] > kNumCheckers)
       return std::string(names[i]) + " has " + std::to_string(counts[i]) +
              " checkers on the board (at most 15)";
-  // Six-block rule for both sides (RULES.md, A turn, rule 4). Blocks stay legal once legal
+  // Six-block rule for both sides (docs/rules.md, A turn, rule 4). Blocks stay legal once legal
   // (the opposing checker past them only moves further), so no reachable position has one.
   for (Side s : {Side::White, Side::Black}) {
     Side o = ~s;

@@ -80,7 +80,7 @@ class Position {
   uint8_t opp_off_ = kNumCheckers;
 };
 
-// Whether `side` holds a six-block that RULES.md (A turn, rule 4) forbids: six consecutive
+// Whether `side` holds a six-block that docs/rules.md (A turn, rule 4) forbids: six consecutive
 // points along the opponent's route with no opposing checker past the block's last point and
 // none borne off. `occupied` is a bitmask of the points `side` holds, bit i = opponent route
 // i+1; `opp_lowest` is the lowest opponent route coordinate holding an opposing checker

@@ -44,11 +44,14 @@ std::string position_id(const Position& pos) {
 Position parse_position_id(std::string_view id) {
   const std::string whole(id);
   auto fail = [&](const std::string& why) { return Error("position ID '" + whole + "': " + why); };
-  if (id.size() != kChars) throw fail("expected " + std::to_string(kChars) + " characters, got " + std::to_string(id.size()));
+  if (id.size() != kChars)
+    throw fail("expected " + std::to_string(kChars) + " characters, got " +
+               std::to_string(id.size()));
   std::array<bool, kBits> bits{};
   for (int i = 0; i < kChars; ++i) {
     int v = value_of(id[i]);
-    if (v < 0) throw fail(std::string("character '") + id[i] + "' is not in the base64url alphabet");
+    if (v < 0)
+      throw fail(std::string("character '") + id[i] + "' is not in the base64url alphabet");
     for (int b = 0; b < 6; ++b) bits[i * 6 + b] = (v >> b) & 1;
   }
   int n = 0;
@@ -59,11 +62,14 @@ Position parse_position_id(std::string_view id) {
     for (int r = kNumPoints; r >= 1; --r) {
       int c = 0;
       while (n < kBits && bits[n]) ++c, ++n;
-      if (n >= kBits) throw fail("truncated: fewer than 24 points for " + std::string(s == Side::White ? "White" : "Black"));
+      if (n >= kBits)
+        throw fail("truncated: fewer than 24 points for " +
+                   std::string(s == Side::White ? "White" : "Black"));
       ++n;  // the zero that ends the point
       total += c;
       if (total > kNumCheckers)
-        throw fail(std::string(s == Side::White ? "White" : "Black") + " has more than 15 checkers");
+        throw fail(std::string(s == Side::White ? "White" : "Black") +
+                   " has more than 15 checkers");
       if (c == 0) continue;
       int p = point_of(s, r);
       if (points[p - 1] != 0) throw fail("point " + std::to_string(p) + " holds both colours");

@@ -54,7 +54,7 @@ inline Dice roll_dice(Rng& rng) {
   return Dice{static_cast<uint8_t>(1 + rng.below(6)), static_cast<uint8_t>(1 + rng.below(6))};
 }
 
-// The first roll of a game (RULES.md Start): under `no_doubles` two different numbers, as
+// The first roll of a game (docs/rules.md Start): under `no_doubles` two different numbers, as
 // thrown one die each by the two players; under `any_roll` a fresh roll.
 inline Dice roll_opening(Rng& rng, const Rules& rules) {
   if (rules.opening == Opening::AnyRoll) return roll_dice(rng);

@@ -36,7 +36,8 @@ Game read_record(std::string_view text) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty() || line[0] == '#') continue;
     if (!header) {
-      if (line != "nardy-record 1") throw fail("expected the header 'nardy-record 1', got '" + line + "'");
+      if (line != "nardy-record 1")
+        throw fail("expected the header 'nardy-record 1', got '" + line + "'");
       header = true;
       continue;
     }
@@ -61,7 +62,8 @@ Game read_record(std::string_view text) {
         ended = true;
       } else {
         auto sp = line.find(' ');
-        if (sp == std::string::npos) throw Error("expected DICE MOVE, e.g. '6-5 24/13', got '" + line + "'");
+        if (sp == std::string::npos)
+          throw Error("expected DICE MOVE, e.g. '6-5 24/13', got '" + line + "'");
         Dice dice = parse_dice(std::string_view(line).substr(0, sp));
         ensure_game().play(dice, std::string_view(line).substr(sp + 1));
       }
@@ -79,7 +81,8 @@ std::vector<Game> read_records(std::string_view text) {
   if (pos == std::string_view::npos) throw Error("record file: no 'nardy-record 1' header found");
   while (pos != std::string_view::npos) {
     size_t next = text.find("\nnardy-record", pos + 1);
-    std::string_view chunk = text.substr(pos, next == std::string_view::npos ? std::string_view::npos : next + 1 - pos);
+    std::string_view chunk =
+        text.substr(pos, next == std::string_view::npos ? std::string_view::npos : next + 1 - pos);
     try {
       games.push_back(read_record(chunk));
     } catch (const Error& e) {

@@ -88,7 +88,8 @@ std::string Rules::to_string() const {
 void Rules::apply_assignment(std::string_view assignment) {
   auto eq = assignment.find('=');
   if (eq == std::string_view::npos || eq == 0)
-    throw Error("rule '" + std::string(assignment) + "': expected KEY=VALUE, e.g. opening=any_roll");
+    throw Error("rule '" + std::string(assignment) +
+                "': expected KEY=VALUE, e.g. opening=any_roll");
   set(assignment.substr(0, eq), assignment.substr(eq + 1));
 }
 

@@ -1,6 +1,6 @@
 // core/types.h — the vocabulary of the engine: sides, points, route coordinates, dice.
 //
-// Coordinates (RULES.md "Board and coordinates"):
+// Coordinates (docs/rules.md "Board and coordinates"):
 //  * A *point* is an absolute board number 1..24 as in the seeds' figure and the POS format.
 //  * A *route* coordinate r = 24..1 is a point seen from one side's own path: r = 24 is that
 //    side's head, r = 1..6 its home, and a die d moves a checker from r to r - d; r <= 0 means
@@ -15,24 +15,34 @@ namespace nardy {
 
 enum class Side : uint8_t { White = 0, Black = 1 };
 
-constexpr Side operator~(Side s) { return s == Side::White ? Side::Black : Side::White; }
-constexpr int index_of(Side s) { return static_cast<int>(s); }
-constexpr char side_letter(Side s) { return s == Side::White ? 'w' : 'b'; }
+constexpr Side operator~(Side s) {
+  return s == Side::White ? Side::Black : Side::White;
+}
+constexpr int index_of(Side s) {
+  return static_cast<int>(s);
+}
+constexpr char side_letter(Side s) {
+  return s == Side::White ? 'w' : 'b';
+}
 
 constexpr int kNumPoints = 24;
 constexpr int kNumCheckers = 15;
-constexpr int kHomeSize = 6;       // route 1..6 is home
-constexpr int kHeadRoute = 24;     // route coordinate of a side's head
+constexpr int kHomeSize = 6;                           // route 1..6 is home
+constexpr int kHeadRoute = 24;                         // route coordinate of a side's head
 constexpr int kStartPips = kNumCheckers * kHeadRoute;  // 360
 
 // Absolute point of route coordinate r (1..24) for side s, and its inverse (the same map).
 constexpr int point_of(Side s, int r) {
   return s == Side::White ? r : (r > 12 ? r - 12 : r + 12);
 }
-constexpr int route_of(Side s, int point) { return point_of(s, point); }
+constexpr int route_of(Side s, int point) {
+  return point_of(s, point);
+}
 
 // The opponent's route coordinate of the point that the mover calls r.
-constexpr int opponent_route(int r) { return r > 12 ? r - 12 : r + 12; }
+constexpr int opponent_route(int r) {
+  return r > 12 ? r - 12 : r + 12;
+}
 
 // A roll of two dice, each 1..6. Order is kept for display only; movegen treats 6-5 and 5-6
 // alike. A double gives four steps of its number, otherwise two steps.

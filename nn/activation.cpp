@@ -15,9 +15,12 @@ Activation parse_activation(std::string_view name) {
 
 std::string activation_name(Activation a) {
   switch (a) {
-    case Activation::Sigmoid: return "sigmoid";
-    case Activation::Tanh: return "tanh";
-    case Activation::Relu: return "relu";
+    case Activation::Sigmoid:
+      return "sigmoid";
+    case Activation::Tanh:
+      return "tanh";
+    case Activation::Relu:
+      return "relu";
   }
   return "unknown";
 }

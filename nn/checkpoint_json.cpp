@@ -22,8 +22,8 @@ NetShape checked_shape(const NetShape& shape, const std::string& context) {
     throw Error(context + ": " + e.what());
   }
   if (s.hidden.size() > static_cast<size_t>(kMaxHiddenLayers))
-    throw Error(context + ": " + std::to_string(s.hidden.size()) +
-                " hidden layers (at most " + std::to_string(kMaxHiddenLayers) + ")");
+    throw Error(context + ": " + std::to_string(s.hidden.size()) + " hidden layers (at most " +
+                std::to_string(kMaxHiddenLayers) + ")");
   for (int h : s.hidden)
     if (h < 1 || h > kMaxUnits)
       throw Error(context + ": hidden layer of " + std::to_string(h) + " units (expected 1.." +

@@ -24,7 +24,8 @@ void merge_deltas(ValueNet& master, std::span<const ValueNet> copies) {
   auto layers = master.layers();
   std::vector<std::vector<ValueNet::LayerView>> copy_layers;
   for (const ValueNet& c : copies) {
-    if (!(c.shape() == master.shape())) throw Error("merge_deltas: a copy's shape differs from the master's");
+    if (!(c.shape() == master.shape()))
+      throw Error("merge_deltas: a copy's shape differs from the master's");
     copy_layers.push_back(c.layers());
   }
   std::vector<const float*> ptrs(copies.size());

@@ -108,24 +108,42 @@ void fill(const Position& pos, float* out) {
 std::string label(int i) {
   if (i >= 0 && i < raw_v1::kNumInputs) return raw_v1::label(i);
   switch (i) {
-    case kMePips: return "me.pips";
-    case kOppPips: return "opp.pips";
-    case kPipsDiff: return "pips.diff";
-    case kMeBlockLongest: return "me.block.longest";
-    case kOppBlockLongest: return "opp.block.longest";
-    case kMeBlockWithin6: return "me.block.within6";
-    case kOppBlockWithin6: return "opp.block.within6";
-    case kMeBlockWithin12: return "me.block.within12";
-    case kOppBlockWithin12: return "opp.block.within12";
-    case kMeHome: return "me.home";
-    case kOppHome: return "opp.home";
-    case kMePointsHeld: return "me.points_held";
-    case kOppPointsHeld: return "opp.points_held";
-    case kMeBehind: return "me.behind";
-    case kOppBehind: return "opp.behind";
-    case kContact: return "contact";
-    case kMeAllHome: return "me.all_home";
-    case kOppAllHome: return "opp.all_home";
+    case kMePips:
+      return "me.pips";
+    case kOppPips:
+      return "opp.pips";
+    case kPipsDiff:
+      return "pips.diff";
+    case kMeBlockLongest:
+      return "me.block.longest";
+    case kOppBlockLongest:
+      return "opp.block.longest";
+    case kMeBlockWithin6:
+      return "me.block.within6";
+    case kOppBlockWithin6:
+      return "opp.block.within6";
+    case kMeBlockWithin12:
+      return "me.block.within12";
+    case kOppBlockWithin12:
+      return "opp.block.within12";
+    case kMeHome:
+      return "me.home";
+    case kOppHome:
+      return "opp.home";
+    case kMePointsHeld:
+      return "me.points_held";
+    case kOppPointsHeld:
+      return "opp.points_held";
+    case kMeBehind:
+      return "me.behind";
+    case kOppBehind:
+      return "opp.behind";
+    case kContact:
+      return "contact";
+    case kMeAllHome:
+      return "me.all_home";
+    case kOppAllHome:
+      return "opp.all_home";
     default:
       throw Error("encoder extended-v1 has " + std::to_string(kNumInputs) + " inputs; no input " +
                   std::to_string(i));

@@ -67,11 +67,16 @@ std::string label(int i) {
            "]." + kUnitNames[k % kUnitsPerPoint];
   }
   switch (i) {
-    case kMeOff: return "me.off";
-    case kOppOff: return "opp.off";
-    case kMeHead: return "me.head";
-    case kOppHead: return "opp.head";
-    case kMoverIsWhite: return "mover_is_white";
+    case kMeOff:
+      return "me.off";
+    case kOppOff:
+      return "opp.off";
+    case kMeHead:
+      return "me.head";
+    case kOppHead:
+      return "opp.head";
+    case kMoverIsWhite:
+      return "mover_is_white";
     default:
       throw Error("encoder raw-v1 has " + std::to_string(kNumInputs) + " inputs; no input " +
                   std::to_string(i));

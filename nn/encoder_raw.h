@@ -34,18 +34,22 @@
 namespace nardy::raw_v1 {
 
 constexpr int kUnitsPerPoint = 4;
-constexpr int kMePoints = 0;                                 // 96 slots
+constexpr int kMePoints = 0;                                         // 96 slots
 constexpr int kOppPoints = kMePoints + kNumPoints * kUnitsPerPoint;  // 96 slots
 constexpr int kMeOff = kOppPoints + kNumPoints * kUnitsPerPoint;     // 192
 constexpr int kOppOff = kMeOff + 1;
 constexpr int kMeHead = kOppOff + 1;
 constexpr int kOppHead = kMeHead + 1;
-constexpr int kMoverIsWhite = kOppHead + 1;  // 196
+constexpr int kMoverIsWhite = kOppHead + 1;    // 196
 constexpr int kNumInputs = kMoverIsWhite + 1;  // 197
 
 // Slot of unit u (0..3) of my point r / the opponent's point q (own route coordinates).
-constexpr int me_point_slot(int r, int u) { return kMePoints + (r - 1) * kUnitsPerPoint + u; }
-constexpr int opp_point_slot(int q, int u) { return kOppPoints + (q - 1) * kUnitsPerPoint + u; }
+constexpr int me_point_slot(int r, int u) {
+  return kMePoints + (r - 1) * kUnitsPerPoint + u;
+}
+constexpr int opp_point_slot(int q, int u) {
+  return kOppPoints + (q - 1) * kUnitsPerPoint + u;
+}
 
 // Writes kNumInputs values into out[0 .. kNumInputs).
 void fill(const Position& pos, float* out);

@@ -37,7 +37,9 @@ struct Evaluation {
   std::array<float, 4> as_array() const { return {win, win_mars, lose_mars, draw}; }
 };
 
-inline float logistic(float z) { return 1.0f / (1.0f + std::exp(-z)); }
+inline float logistic(float z) {
+  return 1.0f / (1.0f + std::exp(-z));
+}
 
 // Applies the head to K logits (K = 3 or 4).
 inline Evaluation evaluation_from_logits(const float* z, int k) {

@@ -39,7 +39,9 @@ inline float exp_approx(float x) {
   return p * std::bit_cast<float>(bits);
 }
 
-inline float sigmoid_approx(float a) { return 1.0f / (1.0f + exp_approx(-a)); }
+inline float sigmoid_approx(float a) {
+  return 1.0f / (1.0f + exp_approx(-a));
+}
 
 template <Activation A>
 void activate(const float* a, float* h, int n) {
@@ -74,8 +76,12 @@ void output_layer(const float* h, const float* w, const float* b, int n, float* 
 // SSE registers otherwise). aligned(4) allows loads from any float address.
 typedef float F8 __attribute__((vector_size(32), aligned(4)));
 
-inline F8 load8(const float* p) { return *reinterpret_cast<const F8*>(p); }
-inline void store8(float* p, F8 v) { *reinterpret_cast<F8*>(p) = v; }
+inline F8 load8(const float* p) {
+  return *reinterpret_cast<const F8*>(p);
+}
+inline void store8(float* p, F8 v) {
+  *reinterpret_cast<F8*>(p) = v;
+}
 
 // out[0..n) = init[0..n) + Σ_t coef[t] * w[rows[t] * n .. + n), in blocks of 64 units whose
 // sums stay in eight registers while the rows stream past.
@@ -227,9 +233,15 @@ void FastNet::hidden_sums_from_base(const float* base_sums, const float* base, c
 
 void FastNet::logits_from_sums(const float* sums, float* hidden, float* z) const {
   switch (activation_) {
-    case Activation::Sigmoid: activate<Activation::Sigmoid>(sums, hidden, hidden_); break;
-    case Activation::Tanh: activate<Activation::Tanh>(sums, hidden, hidden_); break;
-    case Activation::Relu: activate<Activation::Relu>(sums, hidden, hidden_); break;
+    case Activation::Sigmoid:
+      activate<Activation::Sigmoid>(sums, hidden, hidden_);
+      break;
+    case Activation::Tanh:
+      activate<Activation::Tanh>(sums, hidden, hidden_);
+      break;
+    case Activation::Relu:
+      activate<Activation::Relu>(sums, hidden, hidden_);
+      break;
   }
   if (k_ == 3)
     output_layer<3>(hidden, w2_, b2_, hidden_, z);

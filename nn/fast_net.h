@@ -122,12 +122,12 @@ class FastTd {
   float scale_ = 1.0f;  // the traces are scale_ * traces_
   size_t trace_size_;
   size_t off_b1_, off_w2_, off_b2_;
-  std::vector<float> traces_;  // num_traces() blocks of trace_size_
-  std::vector<float> grad_;    // g_k[j], num_traces() x hidden
-  std::vector<float> deriv_;   // act'(a_j)
-  std::vector<int> nonzero_;     // indices of the non-zero inputs of the last state
-  std::vector<float> nonzero_x_; // ... and their values
-  std::vector<uint8_t> touched_; // per input: W1 row may have a non-zero trace
+  std::vector<float> traces_;     // num_traces() blocks of trace_size_
+  std::vector<float> grad_;       // g_k[j], num_traces() x hidden
+  std::vector<float> deriv_;      // act'(a_j)
+  std::vector<int> nonzero_;      // indices of the non-zero inputs of the last state
+  std::vector<float> nonzero_x_;  // ... and their values
+  std::vector<uint8_t> touched_;  // per input: W1 row may have a non-zero trace
   std::vector<int> touched_rows_;
 };
 

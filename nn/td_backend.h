@@ -15,8 +15,8 @@
 // Evaluation's win, win_mars, lose_mars (and draw for 4-output nets).
 //
 // A backend instance and the ValueNet it trains belong to one thread; several training threads
-// each train a private copy of the net (selfplay/td_workers.h merges them). All spans are caller-owned; nothing here allocates per call after
-// the first.
+// each train a private copy of the net (selfplay/training/td_workers.h merges them). All spans are
+// caller-owned; nothing here allocates per call after the first.
 #pragma once
 
 #include <cstddef>

@@ -27,7 +27,7 @@
 // copy.
 //
 // Thread-safety: evaluate_* are const and may run concurrently; training writes parameters in
-// place, so a net being trained belongs to one thread (selfplay/td_workers.h gives each
+// place, so a net being trained belongs to one thread (selfplay/training/td_workers.h gives each
 // training thread its own copy).
 #pragma once
 
@@ -61,10 +61,10 @@ struct NetShape {
 
 // Metadata stored in every checkpoint beside the weights.
 struct CheckpointInfo {
-  std::string rules;        // Rules::to_string() of the training rules
-  int64_t games = 0;        // self-play games trained
-  int64_t positions = 0;    // TD updates made
-  std::string config_yaml;  // the resolved config that made it
+  std::string rules;                         // Rules::to_string() of the training rules
+  int64_t games = 0;                         // self-play games trained
+  int64_t positions = 0;                     // TD updates made
+  std::string config_yaml;                   // the resolved config that made it
   std::map<std::string, std::string> extra;  // free-form (e.g. run name, evaluation results)
 };
 

@@ -14,7 +14,7 @@
 namespace nardy {
 
 struct ValueNet::Impl {
-  torch::jit::Module module;          // parameters w0, b0, w1, b1, ... and forward()/logits()
+  torch::jit::Module module;  // parameters w0, b0, w1, b1, ... and forward()/logits()
   NetShape shape;
   const Encoder* encoder = nullptr;
   CheckpointInfo info;

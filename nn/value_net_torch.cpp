@@ -17,9 +17,12 @@ namespace {
 
 const char* torch_activation(Activation a) {
   switch (a) {
-    case Activation::Sigmoid: return "torch.sigmoid";
-    case Activation::Tanh: return "torch.tanh";
-    case Activation::Relu: return "torch.relu";
+    case Activation::Sigmoid:
+      return "torch.sigmoid";
+    case Activation::Tanh:
+      return "torch.tanh";
+    case Activation::Relu:
+      return "torch.relu";
   }
   return "torch.sigmoid";
 }
@@ -194,11 +197,21 @@ ValueNet ValueNet::load(const std::string& path) {
   return ValueNet(impl);
 }
 
-const NetShape& ValueNet::shape() const { return impl_->shape; }
-const Encoder& ValueNet::encoder() const { return *impl_->encoder; }
-int ValueNet::num_inputs() const { return impl_->encoder->num_inputs(); }
-const CheckpointInfo& ValueNet::info() const { return impl_->info; }
-void ValueNet::set_info(const CheckpointInfo& info) { impl_->info = info; }
+const NetShape& ValueNet::shape() const {
+  return impl_->shape;
+}
+const Encoder& ValueNet::encoder() const {
+  return *impl_->encoder;
+}
+int ValueNet::num_inputs() const {
+  return impl_->encoder->num_inputs();
+}
+const CheckpointInfo& ValueNet::info() const {
+  return impl_->info;
+}
+void ValueNet::set_info(const CheckpointInfo& info) {
+  impl_->info = info;
+}
 
 std::vector<ValueNet::LayerView> ValueNet::layers() {
   return static_cast<const ValueNet*>(this)->layers();

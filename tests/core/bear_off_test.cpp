@@ -1,7 +1,7 @@
-// RULES.md "A turn", rules 5-7 as Given/When/Then scenarios: bearing off (exact, overshoot
+// docs/rules.md "A turn", rules 5-7 as Given/When/Then scenarios: bearing off (exact, overshoot
 // only from the highest point, never compulsory, after coming home in the same turn), the
 // dice obligation (as many dice as possible, the larger die, passes) and the end of the game
-// voiding unused dice. Also RULES.md's "Checks anyone can do by hand".
+// voiding unused dice. Also docs/rules.md's "Checks anyone can do by hand".
 #include <gtest/gtest.h>
 
 #include "core/game.h"
@@ -14,7 +14,7 @@ namespace {
 
 using Strings = std::vector<std::string>;
 
-// ---- RULES.md "Checks anyone can do by hand" ----
+// ---- docs/rules.md "Checks anyone can do by hand" ----
 
 // Given the start:
 //  13  14  15  16  17  18  |  19  20  21  22  23  24

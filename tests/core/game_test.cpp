@@ -190,11 +190,13 @@ TEST(Opening, NoDoublesRefusesADoubleOnTheFirstTurn) {
     game.legal({6, 6});
     FAIL() << "expected an Error";
   } catch (const Error& e) {
-    EXPECT_STREQ(e.what(), "dice 6-6: the opening roll cannot be a double under opening=no_doubles");
+    EXPECT_STREQ(e.what(),
+                 "dice 6-6: the opening roll cannot be a double under opening=no_doubles");
   }
   EXPECT_THROW(game.play({3, 3}, "24/18(2)"), Error);
   game.play({6, 5}, "24/13");
-  EXPECT_EQ(legal_notations(game.position(), {6, 6}, kDefault), std::vector<std::string>({"12/6(2)"}));
+  EXPECT_EQ(legal_notations(game.position(), {6, 6}, kDefault),
+            std::vector<std::string>({"12/6(2)"}));
   EXPECT_EQ(game.legal({6, 6}).size(), 1u);
 }
 
@@ -210,7 +212,8 @@ TEST(Opening, OnlyAGameFromTheStartHasAnOpeningTurn) {
 TEST(Opening, ABarePositionExcludesDoublesOnlyAtTheStartUnderNoDoubles) {
   EXPECT_TRUE(opening_excludes_doubles(Position::start(), kDefault));
   EXPECT_FALSE(opening_excludes_doubles(Position::start(), with_rule("opening", "any_roll")));
-  EXPECT_FALSE(opening_excludes_doubles(board({{24, 14}, {13, 1}}, {{12, 15}}, Side::Black), kDefault));
+  EXPECT_FALSE(
+      opening_excludes_doubles(board({{24, 14}, {13, 1}}, {{12, 15}}, Side::Black), kDefault));
 }
 
 // ---- Game mechanics ----
@@ -225,7 +228,9 @@ TEST(Game, PlayUndoAndIllegalMoves) {
     game.play({3, 1}, "24/21 24/23");
     FAIL() << "expected an Error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("move '24/21 24/23' is not legal with 3-1"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("move '24/21 24/23' is not legal with 3-1"),
+              std::string::npos)
+        << e.what();
   }
   EXPECT_EQ(game.history().size(), 1u);  // nothing changed
   MoveResult bogus;

@@ -1,4 +1,4 @@
-// RULES.md "A turn", rule 3 (the head rule) and its exception variants, for both colours,
+// docs/rules.md "A turn", rule 3 (the head rule) and its exception variants, for both colours,
 // as Given/When/Then scenarios. Also the seeds' worked examples (000/004) about first doubles.
 #include <gtest/gtest.h>
 
@@ -212,7 +212,8 @@ TEST(HeadRule, OnlyOneCheckerLeavesTheHeadPerTurn) {
   EXPECT_FALSE(is_legal(pos, {6, 5}, "24/18 24/19"));
   EXPECT_TRUE(is_legal(pos, {6, 5}, "24/18 13/8"));
   EXPECT_TRUE(is_legal(pos, {6, 5}, "24/13"));
-  for (const MoveResult& m : legal_moves(pos, {6, 5}, {})) EXPECT_GE(m.position.on_head(Side::White), 13);
+  for (const MoveResult& m : legal_moves(pos, {6, 5}, {}))
+    EXPECT_GE(m.position.on_head(Side::White), 13);
 }
 
 // Given White with only 14 on its head (one checker already on 20), not a first turn:

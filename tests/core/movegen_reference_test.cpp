@@ -100,7 +100,8 @@ std::string case_name(const ::testing::TestParamInfo<GameCase>& info) {
   r.head_exception = info.param.head;
   r.opening = info.param.opening;
   r.last_roll_draw = info.param.last_roll_draw;
-  std::string s = r.get("head_exception") + "_" + r.get("opening") + (info.param.last_roll_draw ? "_lrd" : "");
+  std::string s =
+      r.get("head_exception") + "_" + r.get("opening") + (info.param.last_roll_draw ? "_lrd" : "");
   return s;
 }
 
@@ -171,7 +172,8 @@ TEST_P(ScatteredPositions, FastEqualsReferenceUnderEveryHeadVariant) {
       uint8_t d = kExceptionDoubles[rng.below(3)];
       dice = Dice{d, d};
     }
-    for (HeadException head : {HeadException::Standard, HeadException::Strict, HeadException::None}) {
+    for (HeadException head :
+         {HeadException::Standard, HeadException::Strict, HeadException::None}) {
       Rules rules;
       rules.head_exception = head;
       auto r = matches_reference(pos, dice, rules, &notes);
@@ -222,7 +224,8 @@ TEST(BearOffEndgames, FastEqualsReferenceExhaustively) {
         for (int c = b; c < 24; ++c) mine.push_back({a, b, c});
       }
     }
-    std::vector<std::vector<int>> closers = {{}};  // points of the mover's home held by the opponent
+    std::vector<std::vector<int>> closers = {
+        {}};  // points of the mover's home held by the opponent
     for (int x = 18; x < 24; ++x) {
       closers.push_back({route[x]});
       for (int y = x + 1; y < 24; ++y) closers.push_back({route[x], route[y]});
@@ -281,7 +284,8 @@ TEST(HeadPositions, FastEqualsReferenceExhaustively) {
         if (!pos.is_ok()) continue;
         ++positions;
         for (int d = 1; d <= 6; ++d) {
-          for (HeadException head : {HeadException::Standard, HeadException::Strict, HeadException::None}) {
+          for (HeadException head :
+               {HeadException::Standard, HeadException::Strict, HeadException::None}) {
             Rules rules;
             rules.head_exception = head;
             Dice dice{static_cast<uint8_t>(d), static_cast<uint8_t>(d)};
@@ -309,7 +313,8 @@ TEST(HeadAllowance, FastEqualsReference) {
       uint8_t d = static_cast<uint8_t>(3 + rng.below(4));
       dice = Dice{d, d};
     }
-    for (HeadException head : {HeadException::Standard, HeadException::Strict, HeadException::None}) {
+    for (HeadException head :
+         {HeadException::Standard, HeadException::Strict, HeadException::None}) {
       Rules rules;
       rules.head_exception = head;
       ASSERT_EQ(head_allowance(pos, dice, rules), reference_head_allowance(pos, dice, rules))
@@ -346,7 +351,8 @@ TEST(SixBlock, ValidationAgreesWithReferenceScan) {
       put(~blocker, opp_route[first > 0 && tries < 60 ? rng.below(first) : rng.below(kNumPoints)]);
     for (int k = 0; k < 8; ++k) put(blocker, 1 + static_cast<int>(rng.below(24)));
     Position pos = Position::from_points(points, rng.below(2) ? Side::Black : Side::White);
-    bool ref = reference_has_forbidden_block(pos, Side::White) || reference_has_forbidden_block(pos, Side::Black);
+    bool ref = reference_has_forbidden_block(pos, Side::White) ||
+               reference_has_forbidden_block(pos, Side::Black);
     forbidden += ref;
     allowed += !ref;
     ASSERT_EQ(pos.validation_error().has_value(), ref) << format_pos(pos);

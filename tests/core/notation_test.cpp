@@ -1,4 +1,4 @@
-// core/notation.h: the canonical notation written by format_move (RULES.md rule 7) and the
+// core/notation.h: the canonical notation written by format_move (docs/rules.md rule 7) and the
 // spellings find_move accepts; core/movegen.h result order and sort_by_position.
 #include <gtest/gtest.h>
 
@@ -60,12 +60,14 @@ TEST(Notation, FormatDice) {
 
 // Results are distinct and sort_by_position orders them by absolute board.
 TEST(Movegen, SortByPositionIsCanonical) {
-  Position pos = board({{24, 10}, {20, 1}, {18, 1}, {16, 1}, {14, 1}, {10, 1}}, {{12, 15}}, Side::White);
+  Position pos =
+      board({{24, 10}, {20, 1}, {18, 1}, {16, 1}, {14, 1}, {10, 1}}, {{12, 15}}, Side::White);
   MoveList moves = legal_moves(pos, {4, 2}, {});
   ASSERT_GT(moves.size(), 5u);
   MoveList sorted = moves;
   sort_by_position(sorted);
-  for (size_t i = 1; i < sorted.size(); ++i) EXPECT_LT(sorted[i - 1].position.points(), sorted[i].position.points());
+  for (size_t i = 1; i < sorted.size(); ++i)
+    EXPECT_LT(sorted[i - 1].position.points(), sorted[i].position.points());
   // generate_moves into a reused list gives the same results in the same order.
   MoveList again;
   generate_moves(pos, {2, 4}, {}, again);

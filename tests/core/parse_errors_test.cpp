@@ -3,7 +3,6 @@
 // parse_die / make_dice, Rules::parse / set / apply_assignment, read_record / read_records.
 #include <gtest/gtest.h>
 
-
 #include "core/error.h"
 #include "core/notation.h"
 #include "core/pos_text.h"
@@ -22,13 +21,20 @@ const std::string kStartCounts = "0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,
 
 TEST(ParsePos, Errors) {
   auto err = [](const std::string& text) { return error_of([&] { parse_pos(text); }); };
-  EXPECT_EQ(err(""), "position '': expected 24 comma-separated counts, a space and the side to move (w or b)");
+  EXPECT_EQ(
+      err(""),
+      "position '': expected 24 comma-separated counts, a space and the side to move (w or b)");
   EXPECT_EQ(err(kStartCounts),
-            "position '" + kStartCounts + "': expected 24 comma-separated counts, a space and the side to move (w or b)");
-  EXPECT_EQ(err(kStartCounts + " x"), "position '" + kStartCounts + " x': side to move must be 'w' or 'b', got 'x'");
-  EXPECT_EQ(err(kStartCounts + " W"), "position '" + kStartCounts + " W': side to move must be 'w' or 'b', got 'W'");
-  EXPECT_EQ(err(kStartCounts + "  w"), "position '" + kStartCounts + "  w': side to move must be 'w' or 'b', got ' w'");
-  EXPECT_EQ(err(kStartCounts + ",0 w"), "position '" + kStartCounts + ",0 w': more than 24 point counts");
+            "position '" + kStartCounts +
+                "': expected 24 comma-separated counts, a space and the side to move (w or b)");
+  EXPECT_EQ(err(kStartCounts + " x"),
+            "position '" + kStartCounts + " x': side to move must be 'w' or 'b', got 'x'");
+  EXPECT_EQ(err(kStartCounts + " W"),
+            "position '" + kStartCounts + " W': side to move must be 'w' or 'b', got 'W'");
+  EXPECT_EQ(err(kStartCounts + "  w"),
+            "position '" + kStartCounts + "  w': side to move must be 'w' or 'b', got ' w'");
+  EXPECT_EQ(err(kStartCounts + ",0 w"),
+            "position '" + kStartCounts + ",0 w': more than 24 point counts");
   EXPECT_EQ(err("0,0 w"), "position '0,0 w': expected 24 point counts, got 2");
   EXPECT_EQ(err("a,0,0 w"), "position 'a,0,0 w': point 1: 'a' is not a count -15..15");
   EXPECT_EQ(err("0,,0 w"), "position '0,,0 w': point 2: '' is not a count -15..15");
@@ -38,19 +44,23 @@ TEST(ParsePos, Errors) {
   EXPECT_EQ(err("16,0 w"), "position '16,0 w': point 1: 16 is not a count -15..15");
   EXPECT_EQ(err("0,-16 w"), "position '0,-16 w': point 2: -16 is not a count -15..15");
   const std::string sixteen_white = "1,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w";
-  EXPECT_EQ(err(sixteen_white), "position '" + sixteen_white + "': White has 16 checkers (at most 15)");
+  EXPECT_EQ(err(sixteen_white),
+            "position '" + sixteen_white + "': White has 16 checkers (at most 15)");
   const std::string sixteen_black = "0,0,0,0,0,0,0,0,0,0,-1,-15,0,0,0,0,0,0,0,0,0,0,0,15 b";
-  EXPECT_EQ(err(sixteen_black), "position '" + sixteen_black + "': Black has 16 checkers (at most 15)");
+  EXPECT_EQ(err(sixteen_black),
+            "position '" + sixteen_black + "': Black has 16 checkers (at most 15)");
   // White on 11..6 with every Black checker on its head: a forbidden six-block.
   const std::string block = "0,0,0,0,0,1,1,1,1,1,1,-15,0,0,0,0,0,0,0,0,0,0,0,9 w";
-  EXPECT_EQ(err(block), "position '" + block +
-                            "': White holds a forbidden six-block (six consecutive points with no opposing "
-                            "checker past them)");
+  EXPECT_EQ(err(block),
+            "position '" + block +
+                "': White holds a forbidden six-block (six consecutive points with no opposing "
+                "checker past them)");
   // Black on 16..11 with every White checker on its head (13 and 12 are neighbours for White).
   const std::string black_block = "0,0,0,0,0,0,0,0,0,0,-1,-10,-1,-1,-1,-1,0,0,0,0,0,0,0,15 w";
-  EXPECT_EQ(err(black_block), "position '" + black_block +
-                                  "': Black holds a forbidden six-block (six consecutive points with no "
-                                  "opposing checker past them)");
+  EXPECT_EQ(err(black_block),
+            "position '" + black_block +
+                "': Black holds a forbidden six-block (six consecutive points with no "
+                "opposing checker past them)");
 }
 
 TEST(ParsePos, AcceptsSurroundingWhitespaceAndSigns) {
@@ -69,11 +79,14 @@ TEST(ParsePositionId, Errors) {
   EXPECT_EQ(err(start + "A"), "position ID '" + start + "A': expected 14 characters, got 15");
   std::string bad_char = start;
   bad_char[3] = '*';
-  EXPECT_EQ(err(bad_char), "position ID '" + bad_char + "': character '*' is not in the base64url alphabet");
+  EXPECT_EQ(err(bad_char),
+            "position ID '" + bad_char + "': character '*' is not in the base64url alphabet");
   // All ones: White's first point never ends.
-  EXPECT_EQ(err("______________"), "position ID '______________': truncated: fewer than 24 points for White");
+  EXPECT_EQ(err("______________"),
+            "position ID '______________': truncated: fewer than 24 points for White");
   auto pack = [](const std::vector<bool>& bits) {
-    static const char* kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    static const char* kAlphabet =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     std::string id;
     for (int i = 0; i < 14; ++i) {
       int v = 0;
@@ -147,9 +160,10 @@ TEST(ParsePositionId, Errors) {
     side_points(bits, white);
     side_points(bits, black);
     std::string id = pack(bits);
-    EXPECT_EQ(err(id), "position ID '" + id +
-                           "': White holds a forbidden six-block (six consecutive points with no opposing "
-                           "checker past them)");
+    EXPECT_EQ(err(id),
+              "position ID '" + id +
+                  "': White holds a forbidden six-block (six consecutive points with no opposing "
+                  "checker past them)");
     EXPECT_EQ(err(id).find("truncated"), std::string::npos);
   }
 }
@@ -191,17 +205,23 @@ TEST(ParseNotation, AcceptedForms) {
 
 TEST(FindMove, Errors) {
   Position start = Position::start();
-  auto err = [&](Dice dice, const std::string& text) { return error_of([&] { find_move(start, dice, {}, text); }); };
+  auto err = [&](Dice dice, const std::string& text) {
+    return error_of([&] { find_move(start, dice, {}, text); });
+  };
   EXPECT_EQ(err({6, 5}, "24/18 24/19"), "move '24/18 24/19' is not legal with 6-5 (legal: 24/13)");
   EXPECT_EQ(err({6, 5}, "24/13(2)"), "move '24/13(2)' is not legal with 6-5 (legal: 24/13)");
-  EXPECT_EQ(err({6, 5}, "13/7"), "move '13/7' is not legal with 6-5 (legal: 24/13)");  // no checker on 13
+  EXPECT_EQ(err({6, 5}, "13/7"),
+            "move '13/7' is not legal with 6-5 (legal: 24/13)");  // no checker on 13
   EXPECT_EQ(err({6, 5}, "24/off"), "move '24/off' is not legal with 6-5 (legal: 24/13)");
-  EXPECT_EQ(err({6, 5}, "18/24"), "move '18/24' is not legal with 6-5 (legal: 24/13)");  // backwards
-  EXPECT_EQ(err({6, 5}, "24/12"), "move '24/12' is not legal with 6-5 (legal: 24/13)");   // onto Black
+  EXPECT_EQ(err({6, 5}, "18/24"),
+            "move '18/24' is not legal with 6-5 (legal: 24/13)");  // backwards
+  EXPECT_EQ(err({6, 5}, "24/12"),
+            "move '24/12' is not legal with 6-5 (legal: 24/13)");  // onto Black
   EXPECT_EQ(err({6, 5}, "pass"), "move 'pass' is not legal with 6-5 (legal: 24/13)");
   EXPECT_EQ(err({6, 5}, "x"), "move 'x': expected FROM/TO, got 'x'");
   // Many legal moves: the message gives their number instead of the list.
-  Position spread = board({{24, 10}, {20, 1}, {18, 1}, {16, 1}, {14, 1}, {10, 1}}, {{12, 15}}, Side::White);
+  Position spread =
+      board({{24, 10}, {20, 1}, {18, 1}, {16, 1}, {14, 1}, {10, 1}}, {{12, 15}}, Side::White);
   std::string e = error_of([&] { find_move(spread, {4, 2}, {}, "24/18 24/20"); });
   EXPECT_EQ(e.rfind("move '24/18 24/20' is not legal with 4-2 (", 0), 0u) << e;
   EXPECT_NE(e.find(" legal moves)"), std::string::npos) << e;
@@ -223,13 +243,15 @@ TEST(ParseDice, Errors) {
 }
 
 TEST(ParseDice, AcceptedForms) {
-  for (const char* text : {"6-5", "65", "6 5", "6,5", " 6 - 5 "}) EXPECT_EQ(parse_dice(text), (Dice{6, 5})) << text;
+  for (const char* text : {"6-5", "65", "6 5", "6,5", " 6 - 5 "})
+    EXPECT_EQ(parse_dice(text), (Dice{6, 5})) << text;
   EXPECT_EQ(format_dice(parse_dice("1-6")), "1-6");
 }
 
 TEST(ParseDie, ErrorsAndValues) {
   for (const char* text : {"", "0", "7", "x", "66", "-1", " 6"})
-    EXPECT_EQ(error_of([&] { parse_die(text); }), "die '" + std::string(text) + "' is not 1..6") << text;
+    EXPECT_EQ(error_of([&] { parse_die(text); }), "die '" + std::string(text) + "' is not 1..6")
+        << text;
   for (int d = 1; d <= 6; ++d) EXPECT_EQ(parse_die(std::to_string(d)), d);
 }
 
@@ -245,32 +267,42 @@ TEST(MakeDice, Errors) {
 TEST(RulesParse, Errors) {
   EXPECT_EQ(error_of([] { Rules::parse("opening=sometimes"); }),
             "rule 'opening': unknown value 'sometimes' (expected one of: no_doubles, any_roll)");
-  EXPECT_EQ(error_of([] { Rules::parse("head_exception=loose"); }),
-            "rule 'head_exception': unknown value 'loose' (expected one of: standard, strict, none)");
+  EXPECT_EQ(
+      error_of([] { Rules::parse("head_exception=loose"); }),
+      "rule 'head_exception': unknown value 'loose' (expected one of: standard, strict, none)");
   EXPECT_EQ(error_of([] { Rules::parse("last_roll_draw=yes"); }),
             "rule 'last_roll_draw': unknown value 'yes' (expected one of: false, true)");
   EXPECT_EQ(error_of([] { Rules::parse("next_game_starter=loser"); }),
-            "rule 'next_game_starter': unknown value 'loser' (expected one of: previous_black, previous_winner)");
+            "rule 'next_game_starter': unknown value 'loser' (expected one of: previous_black, "
+            "previous_winner)");
   EXPECT_EQ(error_of([] { Rules::parse("cube=on"); }),
-            "unknown rule 'cube' (expected one of: opening, head_exception, last_roll_draw, next_game_starter)");
-  EXPECT_EQ(error_of([] { Rules::parse("opening"); }), "rule 'opening': expected KEY=VALUE, e.g. opening=any_roll");
-  EXPECT_EQ(error_of([] { Rules::parse("=any_roll"); }), "rule '=any_roll': expected KEY=VALUE, e.g. opening=any_roll");
+            "unknown rule 'cube' (expected one of: opening, head_exception, last_roll_draw, "
+            "next_game_starter)");
+  EXPECT_EQ(error_of([] { Rules::parse("opening"); }),
+            "rule 'opening': expected KEY=VALUE, e.g. opening=any_roll");
+  EXPECT_EQ(error_of([] { Rules::parse("=any_roll"); }),
+            "rule '=any_roll': expected KEY=VALUE, e.g. opening=any_roll");
   EXPECT_EQ(error_of([] { Rules::parse("opening="); }),
             "rule 'opening': unknown value '' (expected one of: no_doubles, any_roll)");
   EXPECT_EQ(error_of([] { Rules::parse("Opening=any_roll"); }),
-            "unknown rule 'Opening' (expected one of: opening, head_exception, last_roll_draw, next_game_starter)");
+            "unknown rule 'Opening' (expected one of: opening, head_exception, last_roll_draw, "
+            "next_game_starter)");
 }
 
 TEST(RulesSet, Errors) {
   Rules r;
-  EXPECT_EQ(error_of([&] { r.set("head_exception", "Strict"); }),
-            "rule 'head_exception': unknown value 'Strict' (expected one of: standard, strict, none)");
+  EXPECT_EQ(
+      error_of([&] { r.set("head_exception", "Strict"); }),
+      "rule 'head_exception': unknown value 'Strict' (expected one of: standard, strict, none)");
   EXPECT_EQ(error_of([&] { r.set("nope", "x"); }),
-            "unknown rule 'nope' (expected one of: opening, head_exception, last_roll_draw, next_game_starter)");
+            "unknown rule 'nope' (expected one of: opening, head_exception, last_roll_draw, "
+            "next_game_starter)");
   EXPECT_EQ(error_of([&] { r.get("nope"); }),
-            "unknown rule 'nope' (expected one of: opening, head_exception, last_roll_draw, next_game_starter)");
+            "unknown rule 'nope' (expected one of: opening, head_exception, last_roll_draw, "
+            "next_game_starter)");
   EXPECT_EQ(error_of([&] { Rules::values_of("nope"); }),
-            "unknown rule 'nope' (expected one of: opening, head_exception, last_roll_draw, next_game_starter)");
+            "unknown rule 'nope' (expected one of: opening, head_exception, last_roll_draw, "
+            "next_game_starter)");
   EXPECT_EQ(error_of([&] { r.apply_assignment("last_roll_draw"); }),
             "rule 'last_roll_draw': expected KEY=VALUE, e.g. opening=any_roll");
   EXPECT_EQ(r, Rules{});  // failed calls change nothing
@@ -284,26 +316,36 @@ TEST(ReadRecord, Errors) {
   auto err = [](const std::string& text) { return error_of([&] { read_record(text); }); };
   EXPECT_EQ(err(""), "record: empty (no 'nardy-record 1' header)");
   EXPECT_EQ(err("# only a comment\n\n"), "record: empty (no 'nardy-record 1' header)");
-  EXPECT_EQ(err("nardy-record 2\n"), "record line 1: expected the header 'nardy-record 1', got 'nardy-record 2'");
-  EXPECT_EQ(err("6-5 24/13\n"), "record line 1: expected the header 'nardy-record 1', got '6-5 24/13'");
+  EXPECT_EQ(err("nardy-record 2\n"),
+            "record line 1: expected the header 'nardy-record 1', got 'nardy-record 2'");
+  EXPECT_EQ(err("6-5 24/13\n"),
+            "record line 1: expected the header 'nardy-record 1', got '6-5 24/13'");
   EXPECT_EQ(err(std::string(kHeader) + "rules opening=maybe\n"),
-            "record line 2: rule 'opening': unknown value 'maybe' (expected one of: no_doubles, any_roll)");
+            "record line 2: rule 'opening': unknown value 'maybe' (expected one of: no_doubles, "
+            "any_roll)");
   EXPECT_EQ(err(std::string(kHeader) + "rules opening=any_roll\nrules opening=any_roll\n"),
             "record line 3: a second rules line");
   EXPECT_EQ(err(std::string(kHeader) + "start 1,2,3 w\n"),
             "record line 2: position '1,2,3 w': expected 24 point counts, got 3");
-  EXPECT_EQ(err(std::string(kHeader) + "6-5\n"), "record line 2: expected DICE MOVE, e.g. '6-5 24/13', got '6-5'");
-  EXPECT_EQ(err(std::string(kHeader) + "6-7 24/13\n"), "record line 2: dice: 7 is not a die value 1..6");
-  EXPECT_EQ(err(std::string(kHeader) + "6x5 24/13\n"), "record line 2: dice '6x5': expected two dice such as 6-5");
+  EXPECT_EQ(err(std::string(kHeader) + "6-5\n"),
+            "record line 2: expected DICE MOVE, e.g. '6-5 24/13', got '6-5'");
+  EXPECT_EQ(err(std::string(kHeader) + "6-7 24/13\n"),
+            "record line 2: dice: 7 is not a die value 1..6");
+  EXPECT_EQ(err(std::string(kHeader) + "6x5 24/13\n"),
+            "record line 2: dice '6x5': expected two dice such as 6-5");
   EXPECT_EQ(err(std::string(kHeader) + "6-5 24/18 24/19\n"),
             "record line 2: move '24/18 24/19' is not legal with 6-5 (legal: 24/13)");
-  EXPECT_EQ(err(std::string(kHeader) + "6-6 24/18(2)\n"),
-            "record line 2: dice 6-6: the opening roll cannot be a double under opening=no_doubles");
+  EXPECT_EQ(
+      err(std::string(kHeader) + "6-6 24/18(2)\n"),
+      "record line 2: dice 6-6: the opening roll cannot be a double under opening=no_doubles");
   EXPECT_EQ(err(std::string(kHeader) + "6-5 24/13\nresult white 1\n"),
             "record line 3: result 'white 1' but the game is not over");
-  EXPECT_EQ(err(std::string(kHeader) + "start 1,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,0 w\n6-5 1/off\nresult white 1\n"),
-            "record line 4: result 'white 1' but the replayed game ends white 2");
-  EXPECT_EQ(err(std::string(kHeader) + "start 1,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,0 w\n6-5 1/off\nresult white 2\n3-1 12/8\n"),
+  EXPECT_EQ(
+      err(std::string(kHeader) +
+          "start 1,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,0 w\n6-5 1/off\nresult white 1\n"),
+      "record line 4: result 'white 1' but the replayed game ends white 2");
+  EXPECT_EQ(err(std::string(kHeader) + "start 1,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,0 "
+                                       "w\n6-5 1/off\nresult white 2\n3-1 12/8\n"),
             "record line 5: text after the result line: '3-1 12/8'");
   EXPECT_EQ(err(std::string(kHeader) + "6-5 24/13\nrules opening=any_roll\n"),
             "record line 3: a rules line must come before the first move");
@@ -312,7 +354,8 @@ TEST(ReadRecord, Errors) {
 }
 
 TEST(ReadRecords, Errors) {
-  EXPECT_EQ(error_of([] { read_records("6-5 24/13\n"); }), "record file: no 'nardy-record 1' header found");
+  EXPECT_EQ(error_of([] { read_records("6-5 24/13\n"); }),
+            "record file: no 'nardy-record 1' header found");
   std::string two = std::string(kHeader) + "6-5 24/13\n" + kHeader + "6-5 24/18 24/19\n";
   EXPECT_EQ(error_of([&] { read_records(two); }),
             "record 2: record line 2: move '24/18 24/19' is not legal with 6-5 (legal: 24/13)");

@@ -25,7 +25,8 @@ void check_head_rule(const Game& game, Dice dice, const MoveList& moves) {
   const Side me = pos.side_to_move();
   const int allowance = head_allowance(pos, dice, game.rules());
   for (const MoveResult& m : moves)
-    ASSERT_LE(pos.on_head(me) - m.position.on_head(me), allowance) << format_pos(pos) << " " << format_dice(dice);
+    ASSERT_LE(pos.on_head(me) - m.position.on_head(me), allowance)
+        << format_pos(pos) << " " << format_dice(dice);
 }
 
 // 24 combinations x (120 uniform + 80 racing games) = 4,800 games.
@@ -55,7 +56,8 @@ TEST_P(RandomSim, EveryStateIsConsistent) {
               uniform.draws + race.draws, uniform.mars + race.mars);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllRules, RandomSim, ::testing::ValuesIn(all_rule_combinations()), rules_name);
+INSTANTIATE_TEST_SUITE_P(AllRules, RandomSim, ::testing::ValuesIn(all_rule_combinations()),
+                         rules_name);
 
 }  // namespace
 }  // namespace nardy::testing

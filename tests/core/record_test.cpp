@@ -29,7 +29,8 @@ TEST(Record, HandBuiltStartRulesAndDrawRoundTrip) {
   const std::string text = write_record(game);
   EXPECT_EQ(text,
             "nardy-record 1\n"
-            "rules opening=no_doubles head_exception=standard last_roll_draw=true next_game_starter=previous_black\n"
+            "rules opening=no_doubles head_exception=standard last_roll_draw=true "
+            "next_game_starter=previous_black\n"
             "start 1,0,0,0,0,0,0,0,0,0,0,0,-2,0,0,0,0,0,0,0,0,0,0,0 w\n"
             "3-1 1/off\n"
             "1-1 13/off(2)\n"

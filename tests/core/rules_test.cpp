@@ -41,7 +41,8 @@ TEST(Rules, EveryValueOfEveryKeyRoundTrips) {
 TEST(Rules, KeysAndValuesAreTheDocumentedOnes) {
   EXPECT_EQ(Rules::keys(), (std::vector<std::string>{"opening", "head_exception", "last_roll_draw",
                                                      "next_game_starter"}));
-  EXPECT_EQ(Rules::values_of("head_exception"), (std::vector<std::string>{"standard", "strict", "none"}));
+  EXPECT_EQ(Rules::values_of("head_exception"),
+            (std::vector<std::string>{"standard", "strict", "none"}));
   EXPECT_EQ(Rules::values_of("opening"), (std::vector<std::string>{"no_doubles", "any_roll"}));
   EXPECT_EQ(Rules::values_of("last_roll_draw"), (std::vector<std::string>{"false", "true"}));
   EXPECT_EQ(Rules::values_of("next_game_starter"),

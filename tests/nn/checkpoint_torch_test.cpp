@@ -48,7 +48,8 @@ TEST(CheckpointLoad, ForgedFileLoadsWhenUnchanged) {
 TEST(CheckpointLoad, MissingMetadata) {
   TempDir dir;
   const std::string path = dir.file("bare.pt");
-  forge(path, [](Json&) {}, /*drop=*/true);
+  forge(
+      path, [](Json&) {}, /*drop=*/true);
   expect_load_error(path, "no nardy.json metadata");
 }
 

@@ -17,7 +17,8 @@ using testing::all_parameters;
 void nudge(ValueNet& net, float step) {
   size_t i = 0;
   for (auto& l : net.layers()) {
-    for (int j = 0; j < l.in * l.out; ++j) l.weight[j] += step * static_cast<float>(i++ % 7) - 3 * step;
+    for (int j = 0; j < l.in * l.out; ++j)
+      l.weight[j] += step * static_cast<float>(i++ % 7) - 3 * step;
     for (int j = 0; j < l.out; ++j) l.bias[j] += step * static_cast<float>(i++ % 7) - 3 * step;
   }
 }

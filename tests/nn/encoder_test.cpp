@@ -101,7 +101,7 @@ TEST(Encoder, StartPosition) {
   EXPECT_EQ(x[ext::kMeAllHome], 0.0f);
 }
 
-// RULES.md's bear-off example: White home 1:1 2:1 3:1 4:2 5:2 6:2 (6 off),
+// docs/rules.md's bear-off example: White home 1:1 2:1 3:1 4:2 5:2 6:2 (6 off),
 // Black 13:3 14:3 15:3 16:2 17:2 18:2 (Black's home, its routes 1..6); pips 36 and 48.
 TEST(Encoder, BearOffRaceFromBothSides) {
   const Position white_to_move =
@@ -145,8 +145,7 @@ TEST(Encoder, BearOffRaceFromBothSides) {
 //   Black's route:  point 20..16 are Black routes 8..4, White's head is Black route 12.
 //   White's route:  Black's head is White route 12, point 22 is White route 22.
 TEST(Encoder, BlocksInFrontOfTheRearmostChecker) {
-  const Position pos =
-      parse_pos("0,0,0,0,0,0,0,0,0,0,0,-14,0,0,0,1,1,1,1,1,0,-1,0,10 w");
+  const Position pos = parse_pos("0,0,0,0,0,0,0,0,0,0,0,-14,0,0,0,1,1,1,1,1,0,-1,0,10 w");
   const auto x = encode(encoder_by_name("extended-v1"), pos);
   // Mine against Black's rearmost (its head, route 24): run 8..4 is 5 long; none within
   // routes 18..23; within 12..23 only my head (route 12).

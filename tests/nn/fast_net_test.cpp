@@ -49,12 +49,13 @@ TEST_P(FastForward, MatchesLibTorchOnPositionsFromRandomGames) {
   EXPECT_GT(spread / n, 0.01) << "outputs do not vary: the comparison would prove little";
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllActivations, FastForward,
-    ::testing::Values(Case{"raw-v1", Activation::Sigmoid, 3}, Case{"raw-v1", Activation::Tanh, 3},
-                      Case{"raw-v1", Activation::Relu, 3}, Case{"raw-v1", Activation::Sigmoid, 4},
-                      Case{"extended-v1", Activation::Tanh, 4},
-                      Case{"extended-v1", Activation::Relu, 3}));
+INSTANTIATE_TEST_SUITE_P(AllActivations, FastForward,
+                         ::testing::Values(Case{"raw-v1", Activation::Sigmoid, 3},
+                                           Case{"raw-v1", Activation::Tanh, 3},
+                                           Case{"raw-v1", Activation::Relu, 3},
+                                           Case{"raw-v1", Activation::Sigmoid, 4},
+                                           Case{"extended-v1", Activation::Tanh, 4},
+                                           Case{"extended-v1", Activation::Relu, 3}));
 
 TEST(FastNet, IncrementalForwardEqualsDenseForEveryCandidate) {
   ValueNet net = spread_net(shape_of("raw-v1", 128, Activation::Sigmoid, 3), 3);

@@ -15,8 +15,8 @@ namespace nardy {
 namespace {
 
 using testing::all_parameters;
-using testing::sample_positions;
 using testing::error_of;
+using testing::sample_positions;
 using testing::shape_of;
 using testing::spread_net;
 
@@ -50,8 +50,8 @@ void expect_all_close(const std::vector<float>& a, const std::vector<float>& b, 
     const float err = std::abs(a[i] - b[i]) / std::max(1.0f, std::abs(b[i]));
     if (err > worst_err) worst_err = err, worst = i;
   }
-  EXPECT_LE(worst_err, tol) << what << ": element " << worst << " fast " << a[worst]
-                            << " libtorch " << b[worst];
+  EXPECT_LE(worst_err, tol) << what << ": element " << worst << " fast " << a[worst] << " libtorch "
+                            << b[worst];
 }
 
 void expect_eval_close(const Evaluation& a, const Evaluation& b, float tol,
@@ -240,8 +240,11 @@ TEST(TdBackend, SetLambdaActsAsIfTheBackendWereMadeWithIt) {
       made->copy_trace(k, tb);
       EXPECT_EQ(ta, tb) << backend << " trace " << k;
     }
-    EXPECT_NE(error_of([&] { set->set_lambda(1.5f); }).find("lambda must be in [0, 1]"), std::string::npos) << backend;
-    EXPECT_NE(error_of([&] { set->set_lambda(-0.1f); }).find("lambda"), std::string::npos) << backend;
+    EXPECT_NE(error_of([&] { set->set_lambda(1.5f); }).find("lambda must be in [0, 1]"),
+              std::string::npos)
+        << backend;
+    EXPECT_NE(error_of([&] { set->set_lambda(-0.1f); }).find("lambda"), std::string::npos)
+        << backend;
   }
 }
 

@@ -71,7 +71,8 @@ inline bool same_parameters(const ValueNet& a, const ValueNet& b) {
   if (la.size() != lb.size()) return false;
   for (size_t i = 0; i < la.size(); ++i) {
     if (la[i].in != lb[i].in || la[i].out != lb[i].out) return false;
-    if (std::memcmp(la[i].weight, lb[i].weight, sizeof(float) * la[i].in * la[i].out) != 0) return false;
+    if (std::memcmp(la[i].weight, lb[i].weight, sizeof(float) * la[i].in * la[i].out) != 0)
+      return false;
     if (std::memcmp(la[i].bias, lb[i].bias, sizeof(float) * la[i].out) != 0) return false;
   }
   return true;

@@ -18,11 +18,11 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::encode_all;
+using testing::error_of;
 using testing::sample_positions;
 using testing::shape_of;
 using testing::spread_net;
 using testing::TempDir;
-using testing::error_of;
 
 std::vector<Evaluation> evaluate_all(const ValueNet& net, const std::vector<float>& x, int n) {
   std::vector<Evaluation> out(n);

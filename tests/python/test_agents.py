@@ -25,7 +25,7 @@ def test_make_agent_specs(checkpoint):
     strict = nardy.make_agent(net_agent, rules={"head_exception": "none"})
     assert strict is not net_agent and strict.spec == net_agent.spec
     assert strict.choose(start, 6, 6).notation == "24/18"
-    assert net_agent.choose(start, 6, 6).notation == "24/18(2)"  # RULES.md default: the exception
+    assert net_agent.choose(start, 6, 6).notation == "24/18(2)"  # docs/rules.md default: the exception
 
 
 @pytest.mark.parametrize("spec, message", [

@@ -1,4 +1,4 @@
-"""The engine through Python: RULES.md's hand examples, agreement with the `nardy` CLI, round
+"""The engine through Python: docs/rules.md's hand examples, agreement with the `nardy` CLI, round
 trips of POS/ID/pickle/records, Game play and undo, reproducible random games, and one test per
 error path (each checks that NardyError carries a useful message)."""
 
@@ -23,7 +23,7 @@ def pos_text(points: dict, side: str) -> str:
     return ",".join(str(points.get(p, 0)) for p in range(1, 25)) + " " + side
 
 
-# RULES.md "Checks anyone can do by hand":
+# docs/rules.md "Checks anyone can do by hand":
 # White home 1:1 2:1 3:1 4:2 5:2 6:2 (6 off), Black 13:3 14:3 15:3 16:2 17:2 18:2.
 BEAROFF = pos_text({1: 1, 2: 1, 3: 1, 4: 2, 5: 2, 6: 2, 13: -3, 14: -3, 15: -3, 16: -2, 17: -2, 18: -2}, "w")
 
@@ -37,7 +37,7 @@ def sample_positions(seeds=range(3), every=7):
     return out
 
 
-# ---- RULES.md hand examples -----------------------------------------------------------------
+# ---- docs/rules.md hand examples -----------------------------------------------------------------
 
 
 def test_start_position_counts():

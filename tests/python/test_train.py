@@ -35,7 +35,7 @@ def test_metrics_and_state(small_run):
 
 
 def test_same_config_same_net(tmp_path, small_run):
-    # One thread: the run is a deterministic function of the config (selfplay/td_trainer.h).
+    # One thread: the run is a deterministic function of the config (selfplay/training/td_trainer.h).
     from conftest import SMALL_RUN_CONFIG
 
     again = nardy.train(SMALL_RUN_CONFIG, overrides={"run.dir": str(tmp_path), "eval.opponents": []})

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "selfplay/agent.h"
+#include "selfplay/agents/agent.h"
 
 namespace nardy::testing {
 

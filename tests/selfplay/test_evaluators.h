@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "selfplay/search.h"
+#include "selfplay/search/search.h"
 
 namespace nardy::testing {
 

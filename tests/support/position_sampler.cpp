@@ -38,9 +38,9 @@ size_t choose(const MoveList& moves, Side mover, Policy policy, Rng& rng) {
   double best_score = -1e9;
   for (size_t i = 0; i < moves.size(); ++i) {
     const Position& p = moves[i].position;
-    double score = policy == Policy::Race
-                       ? -p.pips(mover) + 3.0 * p.off(mover)
-                       : 10.0 * std::min(longest_run(p, mover), 6) + points_held(p, mover) - 0.05 * p.pips(mover);
+    double score = policy == Policy::Race ? -p.pips(mover) + 3.0 * p.off(mover)
+                                          : 10.0 * std::min(longest_run(p, mover), 6) +
+                                                points_held(p, mover) - 0.05 * p.pips(mover);
     score += 2.0 * rng.uniform();
     if (score > best_score) best_score = score, best = i;
   }
@@ -71,10 +71,14 @@ struct Builder {
   Position build(Side to_move) const { return Position::from_points(points, to_move); }
 };
 
-Side random_side(Rng& rng) { return rng.below(2) ? Side::Black : Side::White; }
+Side random_side(Rng& rng) {
+  return rng.below(2) ? Side::Black : Side::White;
+}
 
 // How many checkers a side keeps on the board: often all 15, otherwise 1..14.
-int random_on_board(Rng& rng) { return rng.below(3) == 0 ? kNumCheckers : 1 + static_cast<int>(rng.below(14)); }
+int random_on_board(Rng& rng) {
+  return rng.below(3) == 0 ? kNumCheckers : 1 + static_cast<int>(rng.below(14));
+}
 
 Position try_scatter(Rng& rng, Scatter theme) {
   Builder b;
@@ -104,9 +108,11 @@ Position try_scatter(Rng& rng, Scatter theme) {
     }
     case Scatter::Head: {
       // All (or nearly all) of the mover on its head; the opponent on its head and around.
-      const int on_head = rng.below(4) == 0 ? kNumCheckers - 1 - static_cast<int>(rng.below(3)) : kNumCheckers;
+      const int on_head =
+          rng.below(4) == 0 ? kNumCheckers - 1 - static_cast<int>(rng.below(3)) : kNumCheckers;
       for (int k = 0; k < on_head; ++k) b.place(me, 0);
-      const int opp_head = rng.below(3) == 0 ? static_cast<int>(rng.below(15)) : 14 + static_cast<int>(rng.below(2));
+      const int opp_head =
+          rng.below(3) == 0 ? static_cast<int>(rng.below(15)) : 14 + static_cast<int>(rng.below(2));
       for (int k = 0; k < opp_head; ++k) b.place(opp, 0);
       b.scatter(rng, opp, static_cast<int>(rng.below(4)), 0, 23);
       b.scatter(rng, me, kNumCheckers - on_head, 1, 23);
@@ -125,7 +131,8 @@ Position try_scatter(Rng& rng, Scatter theme) {
         if (rng.below(2)) b.place(me, i);
       }
       const int opp_ahead = rng.below(3) == 0 ? 1 : 0;
-      if (opp_ahead && first + len < kNumPoints) b.scatter(rng, opp, 1, first + len, kNumPoints - 1);
+      if (opp_ahead && first + len < kNumPoints)
+        b.scatter(rng, opp, 1, first + len, kNumPoints - 1);
       if (first > 0) b.scatter(rng, opp, 1 + static_cast<int>(rng.below(8)), 0, first - 1);
       b.scatter(rng, me, static_cast<int>(rng.below(10)), 0, 23);
       if (rng.below(4) == 0) b.scatter(rng, opp, kNumCheckers - b.placed[index_of(opp)], 0, 23);
@@ -137,7 +144,9 @@ Position try_scatter(Rng& rng, Scatter theme) {
 
 }  // namespace
 
-Dice random_dice(Rng& rng) { return roll_dice(rng); }
+Dice random_dice(Rng& rng) {
+  return roll_dice(rng);
+}
 
 std::vector<Position> game_positions(Rng& rng, const Rules& rules, Policy policy) {
   std::vector<Position> out;
@@ -166,7 +175,8 @@ Position random_game_position(uint64_t seed, int turns) {
 Position scattered_position(Rng& rng, Scatter theme) {
   for (;;) {
     Position p = try_scatter(rng, theme);
-    if (p.is_ok() && p.on_board(p.side_to_move()) > 0 && p.on_board(~p.side_to_move()) > 0) return p;
+    if (p.is_ok() && p.on_board(p.side_to_move()) > 0 && p.on_board(~p.side_to_move()) > 0)
+      return p;
   }
 }
 

@@ -23,8 +23,10 @@ namespace nardy::testing {
 enum class Policy { Uniform, Race, Blocker, Mixed };
 enum class Scatter { Any, BearOff, Head, Blocks };
 
-inline constexpr Policy kAllPolicies[] = {Policy::Uniform, Policy::Race, Policy::Blocker, Policy::Mixed};
-inline constexpr Scatter kAllScatters[] = {Scatter::Any, Scatter::BearOff, Scatter::Head, Scatter::Blocks};
+inline constexpr Policy kAllPolicies[] = {Policy::Uniform, Policy::Race, Policy::Blocker,
+                                          Policy::Mixed};
+inline constexpr Scatter kAllScatters[] = {Scatter::Any, Scatter::BearOff, Scatter::Head,
+                                           Scatter::Blocks};
 
 // The positions before every turn of one game played by `policy` under `rules` (the game's
 // final position is not included). The game uses the opening rule for the first roll.

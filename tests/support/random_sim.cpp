@@ -38,7 +38,8 @@ void check_position(StateCheck& c, const Position& pos) {
       on_board += s == Side::White ? std::max(v, 0) : std::max(-v, 0);
     }
     c.expect(on_board + pos.off(s) == kNumCheckers,
-             std::string(s == Side::White ? "White" : "Black") + " does not have 15 checkers (board + off)");
+             std::string(s == Side::White ? "White" : "Black") +
+                 " does not have 15 checkers (board + off)");
     c.expect(on_board == pos.on_board(s), "on_board() disagrees with the board");
   }
   auto err = pos.validation_error();
@@ -59,15 +60,16 @@ void check_position(StateCheck& c, const Position& pos) {
            "with_side_to_move changes the board");
 }
 
-void check_results(StateCheck& c, const Game& game, Dice dice, const MoveList& moves, int full_notation_check,
-                   Rng& rng) {
+void check_results(StateCheck& c, const Game& game, Dice dice, const MoveList& moves,
+                   int full_notation_check, Rng& rng) {
   const Position& pos = game.position();
   const Side me = pos.side_to_move();
   c.expect(!moves.empty(), "no results (a pass must be a single result)");
   std::vector<std::array<int, kNumPoints>> boards;
   for (const MoveResult& m : moves) boards.push_back(m.position.points());
   std::sort(boards.begin(), boards.end());
-  c.expect(std::adjacent_find(boards.begin(), boards.end()) == boards.end(), "results are not distinct");
+  c.expect(std::adjacent_find(boards.begin(), boards.end()) == boards.end(),
+           "results are not distinct");
   int dice_list[4] = {dice.d1, dice.d2, dice.d1, dice.d2};
   const int num_dice = dice.is_double() ? 4 : 2;
   for (const MoveResult& m : moves) {
@@ -75,7 +77,8 @@ void check_results(StateCheck& c, const Game& game, Dice dice, const MoveList& m
     c.expect(m.move.side == me, "a result's move names the wrong side");
     c.expect(m.move.num_steps <= num_dice, "a result has more steps than dice");
     c.expect(m.move.num_steps > 0 || moves.size() == 1, "a pass among other results");
-    c.expect(m.position.is_ok(), "a result is invalid: " + m.position.validation_error().value_or(""));
+    c.expect(m.position.is_ok(),
+             "a result is invalid: " + m.position.validation_error().value_or(""));
     // The steps use the rolled dice (an overshooting bear-off uses a larger die) and account
     // for the mover's pip change.
     std::vector<int> left(dice_list, dice_list + num_dice);
@@ -85,7 +88,8 @@ void check_results(StateCheck& c, const Game& game, Dice dice, const MoveList& m
       const int dist = s.from - s.to;
       pip_change += dist;
       auto it = std::find(left.begin(), left.end(), dist);
-      if (it == left.end() && s.to == 0) it = std::find_if(left.begin(), left.end(), [&](int d) { return d > dist; });
+      if (it == left.end() && s.to == 0)
+        it = std::find_if(left.begin(), left.end(), [&](int d) { return d > dist; });
       c.expect(it != left.end(), "step " + std::to_string(s.from) + "/" + std::to_string(s.to) +
                                      " does not match a die of " + format_dice(dice));
       if (it != left.end()) left.erase(it);
@@ -96,19 +100,22 @@ void check_results(StateCheck& c, const Game& game, Dice dice, const MoveList& m
   // A pass only when nothing moves: the reference generator must agree.
   if (moves.size() == 1 && moves[0].move.num_steps == 0) {
     std::vector<Position> ref = reference_results(pos, dice, game.rules());
-    c.expect(ref.size() == 1 && ref[0] == moves[0].position, "a pass although the reference finds a move");
+    c.expect(ref.size() == 1 && ref[0] == moves[0].position,
+             "a pass although the reference finds a move");
   }
   // Notation round trip (every result when few, otherwise a sample).
   std::vector<size_t> sample;
   for (size_t i = 0; i < moves.size(); ++i)
-    if (static_cast<int>(moves.size()) <= full_notation_check || rng.below(static_cast<uint32_t>(moves.size())) < 8)
+    if (static_cast<int>(moves.size()) <= full_notation_check ||
+        rng.below(static_cast<uint32_t>(moves.size())) < 8)
       sample.push_back(i);
   for (size_t i : sample) {
     const MoveResult& m = moves[i];
     const std::string text = format_move(m.move);
     try {
       MoveResult back = find_move(pos, dice, game.rules(), text);
-      c.expect(back.position == m.position, "notation '" + text + "' does not lead back to its result");
+      c.expect(back.position == m.position,
+               "notation '" + text + "' does not lead back to its result");
       c.expect(format_move(back.move) == text, "notation '" + text + "' is not canonical");
     } catch (const Error& e) {
       c.expect(false, "notation '" + text + "' does not parse back: " + e.what());
@@ -143,8 +150,8 @@ RandomSimStats random_sim_test(const RandomSimOptions& o) {
     int turn = 0;
     for (; turn < o.max_turns && !game.is_over() && !failed; ++turn) {
       std::ostringstream where;
-      where << "rules '" << o.rules.to_string() << "' seed " << o.seed << " game " << g << " turn " << turn
-            << " position " << format_pos(game.position());
+      where << "rules '" << o.rules.to_string() << "' seed " << o.seed << " game " << g << " turn "
+            << turn << " position " << format_pos(game.position());
       StateCheck c(where.str());
       check_position(c, game.position());
       Dice dice = game.roll(rng);
@@ -184,17 +191,19 @@ RandomSimStats random_sim_test(const RandomSimOptions& o) {
       continue;
     }
     // The end is consistent with the position.
-    StateCheck c("rules '" + o.rules.to_string() + "' game " + std::to_string(g) + " final position " +
-                 format_pos(game.position()));
+    StateCheck c("rules '" + o.rules.to_string() + "' game " + std::to_string(g) +
+                 " final position " + format_pos(game.position()));
     check_position(c, game.position());
     Outcome out = *game.outcome();
     const Position& end = game.position();
     if (out.winner) {
       c.expect(end.off(*out.winner) == kNumCheckers, "the winner has not borne off all 15");
-      c.expect(out.points == (end.off(~*out.winner) == 0 ? 2 : 1), "oin/mars does not match the loser's off count");
+      c.expect(out.points == (end.off(~*out.winner) == 0 ? 2 : 1),
+               "oin/mars does not match the loser's off count");
     } else {
       c.expect(o.rules.last_roll_draw, "a draw without last_roll_draw");
-      c.expect(end.off(Side::White) == kNumCheckers && end.off(Side::Black) == kNumCheckers, "a draw but not both off");
+      c.expect(end.off(Side::White) == kNumCheckers && end.off(Side::Black) == kNumCheckers,
+               "a draw but not both off");
     }
     // The record replays to the same game.
     try {
@@ -202,7 +211,8 @@ RandomSimStats random_sim_test(const RandomSimOptions& o) {
       Game replayed = read_record(text);
       c.expect(replayed.position() == end, "the record replays to a different position");
       c.expect(replayed.outcome() == game.outcome(), "the record replays to a different outcome");
-      c.expect(replayed.history().size() == game.history().size(), "the record replays a different number of turns");
+      c.expect(replayed.history().size() == game.history().size(),
+               "the record replays a different number of turns");
       c.expect(replayed.rules() == o.rules, "the record replays under different rules");
       c.expect(write_record(replayed) == text, "the replayed record is written differently");
     } catch (const Error& e) {
@@ -213,9 +223,12 @@ RandomSimStats random_sim_test(const RandomSimOptions& o) {
       continue;
     }
     ++stats.games;
-    if (!out.winner) ++stats.draws;
-    else if (*out.winner == Side::White) ++stats.white_wins;
-    else ++stats.black_wins;
+    if (!out.winner)
+      ++stats.draws;
+    else if (*out.winner == Side::White)
+      ++stats.white_wins;
+    else
+      ++stats.black_wins;
     stats.mars += out.is_mars();
   }
   return stats;

@@ -31,8 +31,8 @@ struct RandomSimOptions {
   int num_games = 100;
   uint64_t seed = 1;
   Policy policy = Policy::Uniform;  // Uniform, or any other value for a racing bias
-  int max_turns = 5000;           // a game longer than this is a failure
-  int full_notation_check = 40;   // check every result's notation when there are at most this many
+  int max_turns = 5000;             // a game longer than this is a failure
+  int full_notation_check = 40;  // check every result's notation when there are at most this many
   // Called before every turn with the game (not over), the dice and the legal results.
   std::function<void(const Game&, Dice, const MoveList&)> state_checker;
 };

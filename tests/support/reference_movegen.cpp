@@ -9,11 +9,11 @@
 namespace nardy::testing {
 namespace {
 
-// The routes written out as in RULES.md "Board and coordinates".
+// The routes written out as in docs/rules.md "Board and coordinates".
 constexpr std::array<int, kNumPoints> kWhiteRoute = {24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13,
                                                      12, 11, 10, 9,  8,  7,  6,  5,  4,  3,  2,  1};
-constexpr std::array<int, kNumPoints> kBlackRoute = {12, 11, 10, 9,  8,  7,  6,  5,  4,  3,  2,  1,
-                                                     24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13};
+constexpr std::array<int, kNumPoints> kBlackRoute = {
+    12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13};
 constexpr int kFirstHomeIndex = 18;  // route positions 18..23 are the last six points: home
 
 // The board in absolute points: cell[p] > 0 White checkers, < 0 Black checkers on point p.
@@ -237,9 +237,9 @@ std::vector<Position> reference_results(const Position& pos, Dice dice, const Ru
   search.notes = &local;
   search.is_double = dice.is_double();
   search.high = std::max(dice.d1, dice.d2);
-  std::vector<int> dice_list = search.is_double
-                                   ? std::vector<int>(4, dice.d1)
-                                   : std::vector<int>{std::min(dice.d1, dice.d2), std::max(dice.d1, dice.d2)};
+  std::vector<int> dice_list =
+      search.is_double ? std::vector<int>(4, dice.d1)
+                       : std::vector<int>{std::min(dice.d1, dice.d2), std::max(dice.d1, dice.d2)};
   search.total_dice = static_cast<int>(dice_list.size());
   const int allowance = reference_head_allowance(pos, dice, rules);
   if (allowance > 1) ++local.head_exception;
@@ -248,7 +248,8 @@ std::vector<Position> reference_results(const Position& pos, Dice dice, const Ru
   int most = 0;
   bool high_possible = false;
   for (const Leaf& l : search.leaves) most = std::max(most, l.dice_used);
-  for (const Leaf& l : search.leaves) high_possible = high_possible || (l.dice_used == most && l.used_high);
+  for (const Leaf& l : search.leaves)
+    high_possible = high_possible || (l.dice_used == most && l.used_high);
   std::set<Board> boards;
   for (const Leaf& l : search.leaves) {
     if (l.dice_used != most) continue;
@@ -271,9 +272,8 @@ std::vector<Position> reference_results(const Position& pos, Dice dice, const Ru
     for (int p = 1; p <= kNumPoints; ++p) points[p - 1] = b.cell[p];
     out.push_back(Position::from_points(points, ~mover));
   }
-  std::sort(out.begin(), out.end(), [](const Position& a, const Position& b) {
-    return a.points() < b.points();
-  });
+  std::sort(out.begin(), out.end(),
+            [](const Position& a, const Position& b) { return a.points() < b.points(); });
   return out;
 }
 

@@ -1,6 +1,6 @@
 // tests/support/reference_movegen.h — a deliberately simple legal-move generator for tests.
 //
-// Written from RULES.md alone, sharing no code with core/movegen.cpp (only the Position, Dice
+// Written from docs/rules.md alone, sharing no code with core/movegen.cpp (only the Position, Dice
 // and Rules value types are reused to take input and return results). It works in absolute
 // point numbers with each side's route as an explicit list of points (White 24..1, Black
 // 12..1, 24..13), enumerates every single-step sequence recursively (both orders of a
@@ -8,7 +8,7 @@
 // then applies the dice obligation. It is slow on purpose: the fast generator is compared
 // against it on many sampled positions (tests/core/movegen_reference_test.cpp).
 //
-// Rule by rule (RULES.md "A turn"):
+// Rule by rule (docs/rules.md "A turn"):
 //  2. a step lands exactly die points further along the mover's route on a point without an
 //     opposing checker; a checker never passes its own route end except by bearing off;
 //  3. at most one checker leaves the head per turn; two under head_exception=standard when the

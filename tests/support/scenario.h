@@ -32,7 +32,8 @@ std::vector<std::string> legal_notations(const Position& pos, Dice dice, const R
 std::vector<std::string> legal_positions(const Position& pos, Dice dice, const Rules& rules = {});
 
 // The position after the legal move written as `notation` (throws Error if it is not legal).
-Position after(const Position& pos, Dice dice, const std::string& notation, const Rules& rules = {});
+Position after(const Position& pos, Dice dice, const std::string& notation,
+               const Rules& rules = {});
 
 // Whether `notation` is a legal move of `dice` from `pos`.
 bool is_legal(const Position& pos, Dice dice, const std::string& notation, const Rules& rules = {});

@@ -1,4 +1,4 @@
-"""nardy — the Long Nardy engine (RULES.md) for Python.
+"""nardy — the Long Nardy engine (docs/rules.md) for Python.
 
 Everything here is the C++ engine, compiled as ``nardy._nardy``; Python never re-implements
 the rules. Importing the package is light (no torch). Quick tour::
@@ -7,7 +7,7 @@ the rules. Importing the package is light (no torch). Quick tour::
     pos = nardy.Position.start()
     for r in pos.legal(6, 5):                 # sorted by position, like `nardy legal`
         print(r.notation, r.position.pos)
-    game = nardy.Game()                        # rules=None: RULES.md defaults
+    game = nardy.Game()                        # rules=None: docs/rules.md defaults
     game.play(6, 5, "24/13")
     print(game.record())
     finished = nardy.random_game(seed=1)       # uniform random moves, reproducible

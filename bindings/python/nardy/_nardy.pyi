@@ -7,7 +7,7 @@ method of the compiled module appears here.
 from typing import Any, Iterator, Optional, Union
 
 SideLike = Union["Side", str]  # Side.White / Side.Black, or 'w', 'b', 'white', 'black'
-RulesLike = Union["Rules", str, dict[str, Union[str, bool]], None]  # None: RULES.md defaults
+RulesLike = Union["Rules", str, dict[str, Union[str, bool]], None]  # None: docs/rules.md defaults
 PositionLike = Union["Position", str]  # a Position or POS text
 Dice = tuple[int, int]
 StepTuple = tuple[int, int]  # (from_point, to_point), to_point 0 = borne off
@@ -40,7 +40,7 @@ class Side:
     __members__: dict[str, Side]
 
 class Rules:
-    """The ruleset: RULES.md's default and its variants (mutable; unhashable)."""
+    """The ruleset: docs/rules.md's default and its variants (mutable; unhashable)."""
 
     opening: str  # 'no_doubles' | 'any_roll'
     head_exception: str  # 'standard' | 'strict' | 'none'

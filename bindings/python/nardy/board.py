@@ -1,4 +1,4 @@
-"""Board pictures: SVG from the engine (selfplay/board_svg.h), PNG through cairosvg.
+"""Board pictures: SVG from the engine (core/board_svg.h), PNG through cairosvg.
 
 :func:`nardy.board_svg` draws one position (the same picture as ``nardy show POS --svg FILE``);
 Jupyter draws a :class:`nardy.Position`, :class:`nardy.MoveResult` or :class:`nardy.Game` by

@@ -1,7 +1,7 @@
 """Reading training runs: metrics, state and checkpoints of a run directory.
 
-A run directory (selfplay/run_dir.h) holds ``config.yaml``, ``ckpt-<games>.pt``, ``latest.pt``,
-``best.pt``, ``metrics.jsonl`` (one JSON object per line; fields in selfplay/td_trainer.h) and
+A run directory (selfplay/training/run_dir.h) holds ``config.yaml``, ``ckpt-<games>.pt``, ``latest.pt``,
+``best.pt``, ``metrics.jsonl`` (one JSON object per line; fields in selfplay/training/td_trainer.h) and
 ``state.json``. These helpers only read files; training itself is :func:`nardy.train`.
 """
 

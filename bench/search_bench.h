@@ -1,0 +1,29 @@
+// bench/search_bench.h — time per move of an agent (`nardy bench search`).
+//
+// Positions come from heuristic-vs-heuristic games of a fixed seed (every 5th turn with more than
+// one legal result), so every agent is timed on the same positions and dice. The agent
+// chooses on each in order, keeping its evaluation cache between positions as in a game.
+// The signature (a hash of the chosen results) changes only if the choices change.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/rules.h"
+
+namespace nardy {
+
+struct SearchBenchResult {
+  int64_t moves = 0;
+  double seconds = 0;
+  uint64_t evaluator_positions = 0;  // sent to the net (0 for agents without a search)
+  double cache_hit_rate = 0;         // over all cache lookups
+  uint64_t signature = 0;
+  double seconds_per_move() const { return moves ? seconds / static_cast<double>(moves) : 0.0; }
+};
+
+// Throws Error on a bad spec or positions < 1.
+SearchBenchResult bench_search(const std::string& agent_spec, int64_t positions, uint64_t seed,
+                               const Rules& rules);
+
+}  // namespace nardy

@@ -1,0 +1,55 @@
+// `nardy analyze POS D1 D2 [--agent SPEC]`: the legal moves ranked by equity.
+#include <iostream>
+
+#include "core/error.h"
+#include "core/notation.h"
+#include "core/pos_text.h"
+#include "selfplay/evaluation/analysis.h"
+#include "cli/command.h"
+#include "selfplay/search/net_agent.h"
+
+namespace nardy::cli {
+
+void add_analyze_command(CLI::App& app) {
+  struct Args {
+    std::vector<std::string> positional, rules;
+    std::string agent = "heuristic", json;
+    int64_t trials = 360;
+    int threads = 1;
+    uint64_t seed = 1;
+  };
+  auto a = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand(
+      "analyze",
+      "Rank the legal moves of POS with dice D1 D2 by equity for the mover, with outcome "
+      "probabilities.\n"
+      "A net agent (net:PATH[:ply=N]...) scores them by its search at its ply; other agents "
+      "(random,\n"
+      "heuristic) by rollouts of each move with --trials games (standard errors shown).");
+  cmd->add_option("args", a->positional, "POS D1 D2 (POS quoted as one argument, or as two)")
+      ->required()
+      ->allow_extra_args();
+  cmd->add_option("--agent", a->agent, "Agent spec")->capture_default_str();
+  cmd->add_option("--trials", a->trials, "Rollout trials per move (agents without an evaluator)")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 32));
+  cmd->add_option("--threads", a->threads, "Threads for rollouts")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--seed", a->seed, "Seed")->capture_default_str();
+  cmd->add_option("--json", a->json, "Also write the analysis as JSON to FILE");
+  add_rule_option(*cmd, a->rules);
+  cmd->callback([a] {
+    const auto [pos, dice] = parse_pos_dice_args("analyze", a->positional);
+    AnalysisOptions o;
+    o.rules = rules_from(a->rules);
+    o.rollout_trials = a->trials;
+    o.threads = a->threads;
+    o.seed = a->seed;
+    const Analysis an = analyze_moves(pos, dice, a->agent, o);
+    std::cout << format_pos(pos) << "  dice " << format_dice(dice) << "\n" << an.to_text();
+    if (!a->json.empty()) write_output_file("analyze", "JSON", a->json, an.to_json() + "\n");
+  });
+}
+
+}  // namespace nardy::cli

@@ -1,0 +1,42 @@
+// `nardy bench search --agent SPEC`: seconds per move of an agent on fixed positions.
+#include <cstdio>
+
+#include "cli/command.h"
+#include "bench/search_bench.h"
+
+namespace nardy::cli {
+
+void add_bench_search_command(CLI::App& bench) {
+  struct Args {
+    std::string agent;
+    int64_t positions = 200;
+    uint64_t seed = 1;
+    std::vector<std::string> rules;
+  };
+  auto a = std::make_shared<Args>();
+  auto* cmd = bench.add_subcommand(
+      "search",
+      "Time an agent's move choice on fixed positions from heuristic self-play (one thread):\n"
+      "seconds per move, positions sent to the net, cache hit rate, and a signature of the "
+      "choices.");
+  cmd->add_option("--agent", a->agent, "Agent spec, e.g. net:PATH:ply=1")->required();
+  cmd->add_option("--positions", a->positions, "Positions to time")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
+  cmd->add_option("--seed", a->seed, "Seed of the positions")->capture_default_str();
+  add_rule_option(*cmd, a->rules);
+  cmd->callback([a] {
+    const SearchBenchResult r = bench_search(a->agent, a->positions, a->seed, rules_from(a->rules));
+    std::printf("search: %s, %lld positions, %.3f s on 1 thread\n", a->agent.c_str(),
+                static_cast<long long>(r.moves), r.seconds);
+    std::printf(
+        "  %.6f s per move   %.0f net evaluations per move   cache hit rate %.1f%%\n",
+        r.seconds_per_move(),
+        r.moves ? static_cast<double>(r.evaluator_positions) / static_cast<double>(r.moves) : 0.0,
+        100 * r.cache_hit_rate);
+    std::printf("  signature %llu (seed %llu)\n", static_cast<unsigned long long>(r.signature),
+                static_cast<unsigned long long>(a->seed));
+  });
+}
+
+}  // namespace nardy::cli

@@ -1,0 +1,79 @@
+// `nardy bench train`: self-play TD training games per second (bench/train_bench.h).
+#include <cstdio>
+
+#include "core/error.h"
+#include "cli/command.h"
+#include "bench/train_bench.h"
+
+namespace nardy::cli {
+
+void add_bench_train_command(CLI::App& bench) {
+  struct Args {
+    long games = 1000;
+    long libtorch_games = 0;
+    std::string backend = "both";
+    std::string encoder = "raw";
+    int hidden = 128;
+    int threads = 1;
+    int merge_every = 16;
+    uint64_t seed = 1;
+    std::vector<std::string> rules;
+  };
+  auto a = std::make_shared<Args>();
+  auto* cmd = bench.add_subcommand(
+      "train",
+      "TD(lambda) self-play training games per second with a fresh net (default raw encoder, 128\n"
+      "sigmoid hidden units): movegen, batched incremental evaluation of every candidate, one TD\n"
+      "update per turn. By default the fast backend and, beside it, libtorch.");
+  cmd->add_option("--games", a->games, "Games for the fast backend")
+      ->capture_default_str()
+      ->check(CLI::Range(1L, 100000000L));
+  cmd->add_option("--libtorch-games", a->libtorch_games,
+                  "Games for libtorch (default: games / 10, at least 10)")
+      ->check(CLI::Range(0L, 100000000L));
+  cmd->add_option("--backend", a->backend, "fast, libtorch or both")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"fast", "libtorch", "both"}));
+  cmd->add_option("--encoder", a->encoder, "Encoder (raw, extended)")->capture_default_str();
+  cmd->add_option("--hidden", a->hidden, "Hidden units")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
+  cmd->add_option("--threads", a->threads, "Worker threads (selfplay/training/td_workers.h)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--merge-every", a->merge_every,
+                  "Games per worker between merges (threads > 1), as run.merge_every")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--seed", a->seed, "Seed")->capture_default_str();
+  add_rule_option(*cmd, a->rules);
+  cmd->callback([a] {
+    const Rules rules = rules_from(a->rules);
+    NetShape shape;
+    shape.encoder = a->encoder;
+    shape.hidden = {a->hidden};
+    shape.num_outputs = rules.last_roll_draw ? 4 : 3;
+    auto run = [&](const std::string& backend, long games) {
+      const int threads = a->threads;
+      bench_train(shape, backend, std::min(games, 20L), threads, a->seed + 1, rules,
+                  a->merge_every);  // warm-up
+      const TrainBenchResult r =
+          bench_train(shape, backend, games, threads, a->seed, rules, a->merge_every);
+      std::printf(
+          "train %-8s %6ld games %8ld turns %8.2f s  %8.1f games/s  %9.0f turns/s  (%d thread%s)\n",
+          r.backend.c_str(), static_cast<long>(r.games), static_cast<long>(r.turns), r.seconds,
+          r.games_per_s(), r.turns_per_s(), r.threads, r.threads == 1 ? "" : "s");
+      std::fflush(stdout);
+    };
+    std::printf("self-play TD training, net %s %d hidden sigmoid, %d thread%s", a->encoder.c_str(),
+                a->hidden, a->threads, a->threads == 1 ? "" : "s");
+    if (a->threads > 1)
+      std::printf(" (private copies merged every %d games per worker)", a->merge_every);
+    std::printf(", seed %llu\n", static_cast<unsigned long long>(a->seed));
+    if (a->backend != "libtorch") run("fast", a->games);
+    if (a->backend != "fast")
+      run("libtorch", a->libtorch_games > 0 ? a->libtorch_games : std::max(10L, a->games / 10));
+  });
+}
+
+}  // namespace nardy::cli

@@ -1,0 +1,42 @@
+// `nardy engine --agent SPEC`: the line protocol of selfplay/protocol/engine_protocol.h on
+// stdin/stdout.
+#include <iostream>
+
+#include "cli/command.h"
+#include "selfplay/protocol/engine_protocol.h"
+#include "selfplay/search/net_agent.h"
+#include "selfplay/search/agent_kinds.h"
+
+namespace nardy::cli {
+
+void add_engine_command(CLI::App& app) {
+  struct Args {
+    std::string agent = "heuristic";
+    std::vector<std::string> rules;
+    uint64_t seed = 1;
+  };
+  auto a = std::make_shared<Args>();
+  auto* cmd =
+      app.add_subcommand("engine",
+                         "Answer commands on stdin, one per line, flushing each reply (see README "
+                         "'Engine protocol'):\n"
+                         "  legal POS D1 D2  -> 'legal N' then N lines POS<TAB>NOTATION\n"
+                         "  move POS D1 D2   -> 'move POS<TAB>NOTATION' (the agent's choice)\n"
+                         "  eval POS         -> 'eval win=... win_mars=... lose_mars=... draw=... "
+                         "equity=...' (net agents)\n"
+                         "  quit\n"
+                         "POS is 'COUNTS SIDE'. Malformed input gets one line 'error <message>'.");
+  cmd->add_option("--agent", a->agent, "Agent spec")->capture_default_str();
+  cmd->add_option("--seed", a->seed, "Seed for agents that use randomness")->capture_default_str();
+  add_rule_option(*cmd, a->rules);
+  cmd->callback([a] {
+    EngineOptions o;
+    o.rules = rules_from(a->rules);
+    o.seed = a->seed;
+    auto agent = make_agent(a->agent, o.rules);
+    std::ios::sync_with_stdio(false);
+    run_engine(std::cin, std::cout, *agent, o);
+  });
+}
+
+}  // namespace nardy::cli

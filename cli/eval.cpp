@@ -1,0 +1,105 @@
+// `nardy eval A B --games N ...`: a mirrored-dice match between two agents, with statistics.
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "core/error.h"
+#include "selfplay/evaluation/arena.h"
+#include "cli/command.h"
+
+namespace nardy::cli {
+
+namespace {
+
+SprtOptions parse_sprt(const std::string& text) {
+  auto comma = text.find(',');
+  auto number = [&](const std::string& s) {
+    size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != s.size())
+      throw Error("eval: --sprt '" + text + "': '" + s + "' is not a number (expected ELO0,ELO1)");
+    return v;
+  };
+  if (comma == std::string::npos)
+    throw Error("eval: --sprt '" + text + "': expected ELO0,ELO1 (e.g. 0,20)");
+  SprtOptions o;
+  o.elo0 = number(text.substr(0, comma));
+  o.elo1 = number(text.substr(comma + 1));
+  if (!(o.elo1 > o.elo0))
+    throw Error("eval: --sprt '" + text + "': ELO0 must be smaller than ELO1");
+  return o;
+}
+
+}  // namespace
+
+void add_eval_command(CLI::App& app) {
+  struct Args {
+    std::string a, b, json, sprt;
+    int64_t games = 1000;
+    int threads = 1;
+    uint64_t seed = 1;
+    double alpha = 0.05, beta = 0.05;
+    std::vector<std::string> rules;
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand(
+      "eval",
+      "Play agent A against agent B in pairs of games with mirrored dice (same dice, colours "
+      "swapped)\n"
+      "and print wins/oin/mars per side, A's points per game with a 95% CI, the win rate and Elo.\n"
+      "Agents: random, heuristic, net:PATH[:ply=N][:noise=S][:filter=K,D].");
+  cmd->add_option("A", args->a, "Agent spec of A")->required();
+  cmd->add_option("B", args->b, "Agent spec of B")->required();
+  cmd->add_option("--games", args->games, "Games (rounded up to an even number)")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
+  cmd->add_option("--threads", args->threads, "Worker threads (results do not depend on it)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--seed", args->seed, "Seed of the dice and the agents' randomness")
+      ->capture_default_str();
+  cmd->add_option("--json", args->json, "Also write the full result as JSON to FILE");
+  cmd->add_option("--sprt", args->sprt,
+                  "Sequential test H0: elo <= ELO0 vs H1: elo >= ELO1 on pair scores; stops early")
+      ->type_name("ELO0,ELO1");
+  cmd->add_option("--alpha", args->alpha, "SPRT false-positive rate")->capture_default_str();
+  cmd->add_option("--beta", args->beta, "SPRT false-negative rate")->capture_default_str();
+  add_rule_option(*cmd, args->rules);
+  cmd->callback([args] {
+    ArenaOptions o;
+    o.games = args->games;
+    o.threads = args->threads;
+    o.seed = args->seed;
+    o.rules = rules_from(args->rules);
+    if (!args->sprt.empty()) {
+      SprtOptions s = parse_sprt(args->sprt);
+      s.alpha = args->alpha;
+      s.beta = args->beta;
+      o.sprt = s;
+    }
+    std::ofstream json;
+    if (!args->json.empty()) {
+      json.open(args->json);
+      if (!json) throw Error("eval: cannot write JSON file '" + args->json + "'");
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    ArenaResult r = run_arena(args->a, args->b, o);
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cout << r.to_text();
+    std::printf("%.2f s, %.1f games/s on %d thread(s), %.1f turns per game\n", secs, r.games / secs,
+                args->threads, r.games ? static_cast<double>(r.turns) / r.games : 0.0);
+    if (json.is_open()) {
+      json << r.to_json() << "\n";
+      if (!json) throw Error("eval: failed writing JSON file '" + args->json + "'");
+    }
+  });
+}
+
+}  // namespace nardy::cli

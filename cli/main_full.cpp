@@ -1,0 +1,22 @@
+// nardy-full: every subcommand of the `nardy` tool, one file each. `build/nardy` (the light
+// front end in cli/main_light.cpp) runs the torch-free commands itself and hands
+// everything else to this binary, so quick commands do not pay for loading LibTorch.
+#include "cli/command.h"
+#include "selfplay/search/agent_kinds.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{nardy::cli::kAppDescription, "nardy"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Show help for every command");
+  nardy::cli::add_legal_command(app);
+  nardy::cli::add_show_command(app);
+  nardy::cli::add_selfplay_command(app, nardy::make_agent);
+  nardy::cli::add_bench_command(app);
+  nardy::cli::add_train_command(app);
+  nardy::cli::add_eval_command(app);
+  nardy::cli::add_analyze_command(app);
+  nardy::cli::add_rollout_command(app);
+  nardy::cli::add_tournament_command(app);
+  nardy::cli::add_engine_command(app);
+  return nardy::cli::run_app(app, argc, argv);
+}

@@ -1,0 +1,57 @@
+// build/nardy: the light front end of the `nardy` tool.
+//
+// LibTorch costs ~0.5 s of CPU and ~170 MB just to load, which quick commands such as
+// `nardy legal` should not pay. This binary links only core and the torch-free part of
+// selfplay. It runs `legal`, `show` and `selfplay` (without net: agents) itself and replaces
+// itself (execv) with `nardy-full`, found beside it, for everything else — including --help,
+// which lists every command. Both binaries share the subcommand code in cli/.
+#include <unistd.h>
+
+#include <climits>
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "cli/command.h"
+
+namespace {
+
+bool runs_here(int argc, char** argv) {
+  if (argc < 2) return false;
+  std::string cmd = argv[1];
+  if (cmd != "legal" && cmd != "show" && cmd != "selfplay") return false;
+  for (int i = 2; i < argc; ++i)
+    if (std::strstr(argv[i], "net:") != nullptr) return false;  // network agents need torch
+  return true;
+}
+
+int exec_full(char** argv) {
+  char self[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string dir = ".";
+  if (n > 0) {
+    self[n] = '\0';
+    dir = self;
+    dir = dir.substr(0, dir.rfind('/'));
+  }
+  std::string full = dir + "/nardy-full";
+  execv(full.c_str(), argv);
+  std::cerr << "nardy: cannot run " << full << ": " << std::strerror(errno)
+            << " (build it with `make build`)\n";
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (!runs_here(argc, argv)) return exec_full(argv);
+  CLI::App app{nardy::cli::kAppDescription, "nardy"};
+  app.require_subcommand(1);
+  nardy::cli::add_legal_command(app);
+  nardy::cli::add_show_command(app);
+  nardy::cli::add_selfplay_command(app, [](std::string_view spec, const nardy::Rules&) {
+    if (auto agent = nardy::make_basic_agent(spec)) return agent;
+    throw nardy::unknown_agent_kind(spec);
+  });
+  return nardy::cli::run_app(app, argc, argv);
+}

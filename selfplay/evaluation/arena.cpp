@@ -1,0 +1,321 @@
+#include "selfplay/evaluation/arena.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "core/error.h"
+#include "selfplay/agents/play.h"
+#include "selfplay/evaluation/stats.h"
+#include "selfplay/search/agent_kinds.h"
+
+namespace nardy {
+
+namespace {
+
+constexpr uint64_t kAgentSalt = 0x6A09E667F3BCC909ull;
+
+// Score of one game for A: 1 win, 0.5 draw, 0 loss.
+double game_score(int a_points) {
+  return a_points > 0 ? 1.0 : (a_points == 0 ? 0.5 : 0.0);
+}
+double pair_score(int p0, int p1) {
+  return (game_score(p0) + game_score(p1)) / 2;
+}
+
+nlohmann::json finite_or_null(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+Rng arena_dice_rng(uint64_t seed, int64_t pair) {
+  return Rng(seed).split(static_cast<uint64_t>(pair));
+}
+
+Rng arena_agent_rng(uint64_t seed, int64_t pair, int game) {
+  return Rng(seed ^ kAgentSalt)
+      .split(static_cast<uint64_t>(pair) * 2 + static_cast<uint64_t>(game));
+}
+
+PairPlay play_pair(Agent& a, Agent& b, const Rules& rules, uint64_t seed, int64_t pair,
+                   Game* records) {
+  PairPlay out;
+  for (int g = 0; g < 2; ++g) {
+    Rng dice = arena_dice_rng(seed, pair);
+    Rng agent_rng = arena_agent_rng(seed, pair, g);
+    Agent& white = g == 0 ? a : b;
+    Agent& black = g == 0 ? b : a;
+    GameSummary s =
+        play_game(white, black, rules, dice, agent_rng, records ? &records[g] : nullptr);
+    out.a_points[g] = s.outcome.points_for(g == 0 ? Side::White : Side::Black);
+    out.turns[g] = s.turns;
+  }
+  return out;
+}
+
+ArenaResult arena_statistics(const std::vector<int>& game_points,
+                             const std::optional<SprtOptions>& sprt) {
+  if (game_points.size() % 2 != 0)
+    throw Error("arena statistics: odd number of games (games come in pairs)");
+  ArenaResult r;
+  r.game_points = game_points;
+  r.games = static_cast<int64_t>(game_points.size());
+  r.pairs = r.games / 2;
+  std::vector<double> pair_means, pair_scores;
+  for (int64_t i = 0; i < r.pairs; ++i) {
+    const int p0 = game_points[static_cast<size_t>(2 * i)],
+              p1 = game_points[static_cast<size_t>(2 * i + 1)];
+    r.pair_points.push_back(p0 + p1);
+    pair_means.push_back((p0 + p1) / 2.0);
+    pair_scores.push_back(pair_score(p0, p1));
+    for (int p : {p0, p1}) {
+      r.a_points += p;
+      if (p > 0) {
+        ++r.a_wins;
+        ++(p == 2 ? r.a_mars : r.a_oin);
+      } else if (p < 0) {
+        ++r.b_wins;
+        ++(p == -2 ? r.b_mars : r.b_oin);
+      } else {
+        ++r.draws;
+      }
+    }
+  }
+  if (r.games > 0) {
+    r.a_points_per_game = r.a_points / static_cast<double>(r.games);
+    r.a_win_rate = (static_cast<double>(r.a_wins) + 0.5 * static_cast<double>(r.draws)) /
+                   static_cast<double>(r.games);
+  }
+  const MeanEstimate pm = estimate_mean(pair_means);
+  r.ci95_low = pm.ci95_low;
+  r.ci95_high = pm.ci95_high;
+  const MeanEstimate ps = estimate_mean(pair_scores);
+  r.elo = elo_from_score(r.a_win_rate);
+  r.elo_ci95_low = r.pairs >= 2 ? elo_from_score(ps.ci95_low) : -INFINITY;
+  r.elo_ci95_high = r.pairs >= 2 ? elo_from_score(ps.ci95_high) : INFINITY;
+  if (sprt) {
+    r.sprt = sprt;
+    const SprtBounds bounds = sprt_bounds(sprt->alpha, sprt->beta);
+    r.sprt_lower = bounds.lower;
+    r.sprt_upper = bounds.upper;
+    double sum = 0, sum_sq = 0;
+    r.sprt_verdict = "inconclusive";
+    // Walk the pairs in order, exactly as run_arena does, and stop at the first crossing.
+    for (int64_t i = 0; i < r.pairs; ++i) {
+      sum += pair_scores[static_cast<size_t>(i)];
+      sum_sq += pair_scores[static_cast<size_t>(i)] * pair_scores[static_cast<size_t>(i)];
+      r.sprt_llr = sprt_llr(i + 1, sum, sum_sq, sprt->elo0, sprt->elo1);
+      if (i + 1 < sprt->min_pairs) continue;
+      if (r.sprt_llr >= bounds.upper) {
+        r.sprt_verdict = "H1";
+        break;
+      }
+      if (r.sprt_llr <= bounds.lower) {
+        r.sprt_verdict = "H0";
+        break;
+      }
+    }
+  }
+  return r;
+}
+
+ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b,
+                      const ArenaOptions& options) {
+  if (options.games < 1)
+    throw Error("arena: --games must be at least 1 (got " + std::to_string(options.games) + ")");
+  if (options.threads < 1)
+    throw Error("arena: --threads must be at least 1 (got " + std::to_string(options.threads) +
+                ")");
+  if (options.sprt) {
+    const auto& s = *options.sprt;
+    if (!(s.elo1 > s.elo0)) throw Error("arena: SPRT needs ELO0 < ELO1");
+    if (!(s.alpha > 0 && s.alpha < 0.5 && s.beta > 0 && s.beta < 0.5))
+      throw Error("arena: SPRT alpha and beta must lie in (0, 0.5)");
+  }
+  const int64_t pairs = (options.games + 1) / 2;
+  const int threads = static_cast<int>(std::min<int64_t>(options.threads, pairs));
+
+  struct Slot {
+    PairPlay play;
+    bool done = false;
+  };
+  std::vector<Slot> slots(static_cast<size_t>(pairs));
+  std::mutex mutex;
+  std::atomic<int64_t> next{0};
+  std::atomic<int64_t> stop_at{pairs};  // pairs at and beyond this index are not needed
+  std::atomic<int64_t> games_done{0};
+  std::atomic<bool> stopped{false};
+  std::exception_ptr error;
+  std::string a_spec, b_spec;
+  // In-order SPRT state (guarded by `mutex`).
+  int64_t prefix = 0;
+  double sum = 0, sum_sq = 0;
+  const SprtBounds bounds =
+      options.sprt ? sprt_bounds(options.sprt->alpha, options.sprt->beta) : SprtBounds{};
+
+  // Agents that poll the hook before every move (the factories' own when there is no hook).
+  const AgentMaker player_a = stoppable_maker(make_a, options.should_stop);
+  const AgentMaker player_b = stoppable_maker(make_b, options.should_stop);
+  auto stop_requested = [&] {
+    if (!stopped.load() && options.should_stop && options.should_stop()) stopped.store(true);
+    return stopped.load();
+  };
+
+  auto worker = [&](int thread_index) {
+    try {
+      std::unique_ptr<Agent> a = player_a();
+      std::unique_ptr<Agent> b = player_b();
+      if (!a || !b) throw Error("arena: an agent factory returned no agent");
+      if (thread_index == 0) {
+        std::lock_guard lock(mutex);
+        a_spec = a->spec();
+        b_spec = b->spec();
+      }
+      for (;;) {
+        if (stop_requested()) break;
+        const int64_t i = next.fetch_add(1);
+        if (i >= stop_at.load()) break;
+        PairPlay play;
+        try {
+          play = play_pair(*a, *b, options.rules, options.seed, i);
+        } catch (const Stopped&) {
+          stopped.store(true);  // pair i is abandoned
+          break;
+        }
+        {
+          std::lock_guard lock(mutex);
+          slots[static_cast<size_t>(i)] = Slot{play, true};
+          if (options.sprt) {
+            while (prefix < stop_at.load() && slots[static_cast<size_t>(prefix)].done) {
+              const PairPlay& p = slots[static_cast<size_t>(prefix)].play;
+              const double x = pair_score(p.a_points[0], p.a_points[1]);
+              sum += x;
+              sum_sq += x * x;
+              ++prefix;
+              if (prefix < options.sprt->min_pairs) continue;
+              const double llr =
+                  sprt_llr(prefix, sum, sum_sq, options.sprt->elo0, options.sprt->elo1);
+              if (llr >= bounds.upper || llr <= bounds.lower) stop_at.store(prefix);
+            }
+          }
+        }
+        const int64_t done = games_done.fetch_add(2) + 2;
+        if (options.progress) options.progress(done);
+      }
+    } catch (...) {
+      std::lock_guard lock(mutex);
+      if (!error) error = std::current_exception();
+      stop_at.store(0);
+    }
+  };
+
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+
+  // The finished pairs from pair 0 on: all that were needed, unless a stop left a gap.
+  const int64_t needed = stop_at.load();
+  int64_t used = 0;
+  while (used < needed && slots[static_cast<size_t>(used)].done) ++used;
+  std::vector<int> game_points;
+  game_points.reserve(static_cast<size_t>(2 * used));
+  int64_t turns = 0;
+  for (int64_t i = 0; i < used; ++i) {
+    const Slot& s = slots[static_cast<size_t>(i)];
+    game_points.push_back(s.play.a_points[0]);
+    game_points.push_back(s.play.a_points[1]);
+    turns += s.play.turns[0] + s.play.turns[1];
+  }
+  ArenaResult r = arena_statistics(game_points, options.sprt);
+  r.turns = turns;
+  r.a_spec = a_spec;
+  r.b_spec = b_spec;
+  r.stopped = used < needed;
+  return r;
+}
+
+ArenaResult run_arena(const std::string& spec_a, const std::string& spec_b,
+                      const ArenaOptions& options) {
+  // Validate both specs on this thread first, so a bad spec is one clear error.
+  make_agent(spec_a, options.rules);
+  make_agent(spec_b, options.rules);
+  const Rules rules = options.rules;
+  return run_arena([spec_a, rules] { return make_agent(spec_a, rules); },
+                   [spec_b, rules] { return make_agent(spec_b, rules); }, options);
+}
+
+std::string ArenaResult::to_json() const {
+  nlohmann::json j;
+  j["a_spec"] = a_spec;
+  j["b_spec"] = b_spec;
+  j["games"] = games;
+  j["pairs"] = pairs;
+  j["a_wins"] = a_wins;
+  j["a_oin"] = a_oin;
+  j["a_mars"] = a_mars;
+  j["b_wins"] = b_wins;
+  j["b_oin"] = b_oin;
+  j["b_mars"] = b_mars;
+  j["draws"] = draws;
+  j["a_points"] = a_points;
+  j["a_points_per_game"] = a_points_per_game;
+  j["ci95_low"] = finite_or_null(ci95_low);
+  j["ci95_high"] = finite_or_null(ci95_high);
+  j["a_win_rate"] = a_win_rate;
+  j["elo"] = elo;
+  j["elo_ci95_low"] = finite_or_null(elo_ci95_low);
+  j["elo_ci95_high"] = finite_or_null(elo_ci95_high);
+  j["turns"] = turns;
+  j["mean_turns_per_game"] =
+      games > 0 ? static_cast<double>(turns) / static_cast<double>(games) : 0.0;
+  if (sprt) {
+    j["sprt"] = {{"elo0", sprt->elo0},  {"elo1", sprt->elo1},     {"alpha", sprt->alpha},
+                 {"beta", sprt->beta},  {"llr", sprt_llr},        {"lower", sprt_lower},
+                 {"upper", sprt_upper}, {"verdict", sprt_verdict}};
+  }
+  j["stopped"] = stopped;
+  j["pair_points"] = pair_points;
+  j["game_points"] = game_points;
+  return j.dump(2);
+}
+
+std::string ArenaResult::to_text() const {
+  char buf[512];
+  std::string s;
+  std::snprintf(buf, sizeof buf, "A %s  vs  B %s\n", a_spec.c_str(), b_spec.c_str());
+  s += buf;
+  std::snprintf(buf, sizeof buf, "games %lld (%lld pairs, mirrored dice)\n",
+                static_cast<long long>(games), static_cast<long long>(pairs));
+  s += buf;
+  std::snprintf(
+      buf, sizeof buf,
+      "A wins %lld (oin %lld, mars %lld)   B wins %lld (oin %lld, mars %lld)   draws %lld\n",
+      static_cast<long long>(a_wins), static_cast<long long>(a_oin), static_cast<long long>(a_mars),
+      static_cast<long long>(b_wins), static_cast<long long>(b_oin), static_cast<long long>(b_mars),
+      static_cast<long long>(draws));
+  s += buf;
+  std::snprintf(buf, sizeof buf, "A points per game %+.4f   95%% CI [%+.4f, %+.4f]\n",
+                a_points_per_game, ci95_low, ci95_high);
+  s += buf;
+  std::snprintf(buf, sizeof buf, "A win rate %.4f   Elo %+.1f   95%% CI [%+.1f, %+.1f]\n",
+                a_win_rate, elo, elo_ci95_low, elo_ci95_high);
+  s += buf;
+  if (sprt) {
+    std::snprintf(buf, sizeof buf,
+                  "SPRT elo0=%g elo1=%g alpha=%g beta=%g: LLR %.3f in [%.3f, %.3f] -> %s\n",
+                  sprt->elo0, sprt->elo1, sprt->alpha, sprt->beta, sprt_llr, sprt_lower, sprt_upper,
+                  sprt_verdict.c_str());
+    s += buf;
+  }
+  if (stopped) s += "stopped on request: the figures cover the games above\n";
+  return s;
+}
+
+}  // namespace nardy

@@ -1,0 +1,263 @@
+#include "selfplay/evaluation/rollout.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+#include <vector>
+
+#include "core/error.h"
+#include "core/game.h"
+#include "selfplay/search/net_agent.h"
+#include "selfplay/evaluation/stats.h"
+
+namespace nardy {
+
+namespace {
+
+constexpr uint64_t kDiceSalt = 0x243F6A8885A308D3ull;
+constexpr uint64_t kAgentSalt = 0x13198A2E03707344ull;
+
+using Outputs = std::array<double, kRoNumOutputs>;
+
+Outputs outputs_of(const Evaluation& e) {
+  return {e.win, e.win_mars, e.lose(), e.lose_mars, e.draw, e.equity()};
+}
+
+Outputs outcome_outputs(const Outcome& o, Side root) {
+  Outputs v{};
+  if (o.is_draw()) {
+    v[kRoDraw] = 1;
+    return v;
+  }
+  const bool won = *o.winner == root;
+  v[won ? kRoWin : kRoLose] = 1;
+  if (o.is_mars()) v[won ? kRoWinMars : kRoLoseMars] = 1;
+  v[kRoEquity] = o.points_for(root);
+  return v;
+}
+
+struct Trial {
+  Outputs raw{}, adjusted{};
+  int turns = 0;
+};
+
+// The ordered rolls allowed first: all 36, or the 30 non-doubles (opening=no_doubles at the start).
+Dice first_roll_of(int64_t t, bool no_doubles) {
+  if (!no_doubles) return ordered_roll(static_cast<int>(t % 36));
+  int i = static_cast<int>(t % 30);  // i-th non-double in ordered index order
+  for (int k = 0; k < 36; ++k) {
+    if (k / 6 == k % 6) continue;
+    if (i-- == 0) return ordered_roll(k);
+  }
+  return ordered_roll(1);
+}
+
+}  // namespace
+
+Dice ordered_roll(int i) {
+  return Dice{static_cast<uint8_t>(i / 6 + 1), static_cast<uint8_t>(i % 6 + 1)};
+}
+
+Dice stratified_first_roll(int64_t trial, bool no_doubles) {
+  return first_roll_of(trial, no_doubles);
+}
+
+Dice stratified_second_roll(int64_t trial, bool no_doubles) {
+  const int64_t n1 = no_doubles ? 30 : 36;
+  return ordered_roll(static_cast<int>((7 * (trial % n1) + trial / n1) % 36));
+}
+
+RolloutResult RolloutResult::flipped() const {
+  RolloutResult r = *this;
+  for (auto* a : {&r.adjusted, &r.raw}) {
+    std::swap((*a)[kRoWin], (*a)[kRoLose]);
+    std::swap((*a)[kRoWinMars], (*a)[kRoLoseMars]);
+    (*a)[kRoEquity].mean = -(*a)[kRoEquity].mean;
+  }
+  return r;
+}
+
+RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
+                      const EvaluatorMaker& luck, const RolloutOptions& options) {
+  if (options.trials < 1)
+    throw Error("rollout: trials must be at least 1 (got " + std::to_string(options.trials) + ")");
+  if (options.threads < 1)
+    throw Error("rollout: threads must be at least 1 (got " + std::to_string(options.threads) +
+                ")");
+  if (auto err = pos.validation_error()) throw Error("rollout: invalid position: " + *err);
+  if (game_outcome(pos, options.rules))
+    throw Error("rollout: the game is already over at this position");
+
+  const Side root = pos.side_to_move();
+  const bool opening_no_doubles = opening_excludes_doubles(pos, options.rules);
+  const int threads = static_cast<int>(std::min<int64_t>(options.threads, options.trials));
+  std::vector<Trial> trials(static_cast<size_t>(options.trials));
+  std::atomic<int64_t> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex mutex;
+  RolloutResult result;
+  result.trials = options.trials;
+  result.stratified = options.stratify;
+  result.luck_turns = options.luck_turns;
+
+  auto worker = [&](int thread_index) {
+    try {
+      std::unique_ptr<Agent> agent = make_agent_fn();
+      if (!agent) throw Error("rollout: the agent factory returned no agent");
+      // The luck evaluator: the net agent's own search, else one built from `luck`.
+      std::unique_ptr<Evaluator> own_evaluator;
+      std::unique_ptr<Search> own_search;
+      Search* search = nullptr;
+      std::string note;
+      if (options.luck_adjust) {
+        if (auto* net = dynamic_cast<NetAgent*>(agent.get())) {
+          search = &net->search();
+        } else if (luck) {
+          own_evaluator = luck();
+          own_search = std::make_unique<Search>(*own_evaluator, options.rules);
+          search = own_search.get();
+        } else {
+          note = "luck adjustment off: agent '" + agent->spec() +
+                 "' has no evaluator (give a net to measure luck); stratified dice only";
+        }
+      } else {
+        note = "luck adjustment off (disabled)";
+      }
+      if (thread_index == 0) {
+        std::lock_guard lock(mutex);
+        result.agent_spec = agent->spec();
+        result.luck_adjusted = search != nullptr;
+        result.evaluator_name = search ? search->evaluator().name() : "";
+        result.note = note;
+      }
+      MoveList moves;
+      for (;;) {
+        const int64_t t = next.fetch_add(1);
+        if (t >= options.trials || failed.load()) break;
+        Rng dice_rng = Rng(options.seed ^ kDiceSalt).split(static_cast<uint64_t>(t));
+        Rng agent_rng = Rng(options.seed ^ kAgentSalt).split(static_cast<uint64_t>(t));
+        Trial tr;
+        Outputs luck_sum{};
+        Position p = pos;
+        for (;;) {
+          if (auto o = game_outcome(p, options.rules)) {
+            tr.raw = outcome_outputs(*o, root);
+            break;
+          }
+          if (tr.turns >= options.max_turns)
+            throw Error("rollout: a trial exceeded " + std::to_string(options.max_turns) +
+                        " turns");
+          const bool opening = tr.turns == 0 && opening_no_doubles;
+          Dice d;
+          if (options.stratify && tr.turns == 0)
+            d = stratified_first_roll(t, opening_no_doubles);
+          else if (options.stratify && tr.turns == 1)
+            d = stratified_second_roll(t, opening_no_doubles);
+          else
+            d = opening ? roll_opening(dice_rng, options.rules) : roll_dice(dice_rng);
+          generate_moves(p, d, options.rules, moves);
+          if (search && (options.luck_turns <= 0 || tr.turns < options.luck_turns)) {
+            search->cache().new_generation();  // values from this turn only: thread-independent
+            const Side mover = p.side_to_move();
+            const Evaluation expected = search->evaluate(p, 1);  // mover's view, over all rolls
+            const Evaluation actual = search->best_static(p, moves).second;  // mover's view
+            const Outputs e = outputs_of(mover == root ? expected : expected.flipped());
+            const Outputs a = outputs_of(mover == root ? actual : actual.flipped());
+            for (int k = 0; k < kRoNumOutputs; ++k)
+              luck_sum[static_cast<size_t>(k)] +=
+                  a[static_cast<size_t>(k)] - e[static_cast<size_t>(k)];
+          }
+          const size_t i = agent->choose(p, d, moves, agent_rng);
+          if (i >= moves.size())
+            throw Error("rollout: agent '" + agent->spec() + "' chose an invalid result");
+          p = moves[i].position;
+          ++tr.turns;
+        }
+        for (int k = 0; k < kRoNumOutputs; ++k)
+          tr.adjusted[static_cast<size_t>(k)] =
+              tr.raw[static_cast<size_t>(k)] - luck_sum[static_cast<size_t>(k)];
+        trials[static_cast<size_t>(t)] = tr;
+      }
+    } catch (...) {
+      std::lock_guard lock(mutex);
+      if (!error) error = std::current_exception();
+      failed.store(true);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+
+  // Sums in trial order: the same numbers for any thread count.
+  for (int k = 0; k < kRoNumOutputs; ++k) {
+    std::vector<double> adj, raw;
+    adj.reserve(trials.size());
+    raw.reserve(trials.size());
+    for (const auto& tr : trials) {
+      adj.push_back(tr.adjusted[static_cast<size_t>(k)]);
+      raw.push_back(tr.raw[static_cast<size_t>(k)]);
+    }
+    const MeanEstimate ea = estimate_mean(adj), er = estimate_mean(raw);
+    result.adjusted[static_cast<size_t>(k)] = RolloutStat{ea.mean, ea.se};
+    result.raw[static_cast<size_t>(k)] = RolloutStat{er.mean, er.se};
+  }
+  int64_t turns = 0;
+  for (const auto& tr : trials) turns += tr.turns;
+  result.mean_turns = static_cast<double>(turns) / static_cast<double>(options.trials);
+  return result;
+}
+
+std::string RolloutResult::to_text() const {
+  static const char* names[kRoNumOutputs] = {"win",       "win_mars", "lose",
+                                             "lose_mars", "draw",     "equity"};
+  std::string s;
+  char buf[256];
+  const std::string luck =
+      !luck_adjusted
+          ? ""
+          : ", luck-adjusted with " + evaluator_name +
+                (luck_turns > 0 ? " (first " + std::to_string(luck_turns) + " turns)" : "");
+  std::snprintf(buf, sizeof buf, "rollout: %lld trials, agent %s, %s%s, %.1f turns per trial\n",
+                static_cast<long long>(trials), agent_spec.c_str(),
+                stratified ? "stratified first two rolls" : "plain dice", luck.c_str(), mean_turns);
+  s += buf;
+  if (!note.empty()) s += "note: " + note + "\n";
+  s += "output       estimate    std.err   (unadjusted  std.err)\n";
+  for (int k = 0; k < kRoNumOutputs; ++k) {
+    std::snprintf(buf, sizeof buf, "%-10s %+10.4f %10.4f   (%+10.4f %8.4f)\n", names[k],
+                  adjusted[static_cast<size_t>(k)].mean, adjusted[static_cast<size_t>(k)].se,
+                  raw[static_cast<size_t>(k)].mean, raw[static_cast<size_t>(k)].se);
+    s += buf;
+  }
+  return s;
+}
+
+std::string RolloutResult::to_json() const {
+  static const char* names[kRoNumOutputs] = {"win",       "win_mars", "lose",
+                                             "lose_mars", "draw",     "equity"};
+  nlohmann::json j;
+  j["trials"] = trials;
+  j["agent"] = agent_spec;
+  j["stratified"] = stratified;
+  j["luck_adjusted"] = luck_adjusted;
+  j["luck_turns"] = luck_turns;
+  j["evaluator"] = evaluator_name;
+  j["note"] = note;
+  j["mean_turns"] = mean_turns;
+  for (int k = 0; k < kRoNumOutputs; ++k) {
+    j[names[k]] = adjusted[static_cast<size_t>(k)].mean;
+    j[std::string(names[k]) + "_se"] = adjusted[static_cast<size_t>(k)].se;
+    j["raw"][names[k]] = raw[static_cast<size_t>(k)].mean;
+    j["raw"][std::string(names[k]) + "_se"] = raw[static_cast<size_t>(k)].se;
+  }
+  return j.dump(2);
+}
+
+}  // namespace nardy

@@ -1,0 +1,98 @@
+// selfplay/evaluation/rollout.h — Monte Carlo rollouts of a position to the end of the game.
+//
+// A rollout plays the position out many times (trials) with one agent playing both sides and
+// averages the outcomes from the point of view of the side to move at the root ("the player on
+// roll"). Two variance-reduction techniques, both unbiased:
+//
+//  * Stratified dice (gnubg's quasi-random first rolls): trial t's first roll is entry
+//    t mod n1 of the ordered rolls allowed there (36, or the 30 non-doubles at the start under
+//    opening=no_doubles), and its second roll is entry (7·(t mod n1) + ⌊t / n1⌋) mod 36 of the 36
+//    ordered rolls. Every block of n1 trials therefore plays each first roll once, and with
+//    n1 = 36 every 1296 trials play each (first, second) pair once (7 is coprime to 36). Later
+//    rolls come from trial t's own Rng stream.
+//  * Luck adjustment (gnubg's variance reduction): at every turn with position P and roll d,
+//        luck = f(P, d) − Σ_{d'} w(d') f(P, d'),   f(P, d) = the mover's 0-ply value after its
+//    best result of roll d (selfplay/search/search.h Search::best_static, averaged by
+//    Search::evaluate at depth 1 over the 21 rolls). Each term has mean zero whatever the agent
+//    plays, so
+//        adjusted outcome = outcome − Σ_turns luck   (in the root's view)
+//    has the same expectation and, with a decent evaluator, much smaller variance (dropping the
+//    terms of later turns, `luck_turns`, keeps it unbiased). It needs an
+//    Evaluator: a net agent brings its own; otherwise pass one, or the rollout falls back to
+//    stratification only and says so in `note`.
+//
+// Reported per output (win, win_mars, lose, lose_mars, draw, equity): the mean over trials and
+// its standard error (sample standard deviation / sqrt(trials); conservative under
+// stratification). The unadjusted ("raw") figures are kept beside the adjusted ones.
+//
+// Reproducible: trial t uses only its own streams of `seed` (dice, agent), results are summed
+// in trial order, so the result does not depend on the thread count.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/rules.h"
+#include "selfplay/evaluation/arena.h"
+#include "selfplay/search/search.h"
+
+namespace nardy {
+
+struct RolloutOptions {
+  int64_t trials = 1296;
+  int threads = 1;
+  uint64_t seed = 1;
+  Rules rules;
+  bool stratify = true;
+  bool luck_adjust = true;  // when an evaluator is available
+  // Turns (from the root) whose luck is measured; 0 = every turn. Measuring costs about 21
+  // static evaluations of a roll's results per turn, so with a cheap (0-ply) rollout agent a
+  // limit trades some variance reduction for a lot of speed.
+  int luck_turns = 0;
+  int max_turns = 10000;  // per trial; reaching it is an Error (an agent bug)
+};
+
+// One output's estimate.
+struct RolloutStat {
+  double mean = 0, se = 0;
+};
+
+// Outputs in this order (the root's view).
+enum RolloutOutput { kRoWin, kRoWinMars, kRoLose, kRoLoseMars, kRoDraw, kRoEquity, kRoNumOutputs };
+
+struct RolloutResult {
+  int64_t trials = 0;
+  std::array<RolloutStat, kRoNumOutputs> adjusted{};  // stratified and/or luck-adjusted
+  std::array<RolloutStat, kRoNumOutputs> raw{};       // plain averages of the outcomes
+  bool stratified = false, luck_adjusted = false;
+  int luck_turns = 0;  // as in the options (0 = every turn)
+  std::string agent_spec, evaluator_name;
+  std::string note;  // why luck adjustment is off, if it is
+  double mean_turns = 0;
+
+  const RolloutStat& equity() const { return adjusted[kRoEquity]; }
+  // The same result from the other side's view (win <-> lose, equity negated).
+  RolloutResult flipped() const;
+  std::string to_text() const;
+  std::string to_json() const;
+};
+
+// A factory for the luck evaluator (one per thread); may be empty.
+using EvaluatorMaker = std::function<std::unique_ptr<Evaluator>()>;
+
+// Rolls `pos` out (side to move = the root player, about to roll). The agent plays both sides;
+// if it is a NetAgent its own search provides the luck evaluation, else `luck` (if given).
+// Throws Error if the game at `pos` is already over or options are out of range.
+RolloutResult rollout(const Position& pos, const AgentMaker& agent, const EvaluatorMaker& luck,
+                      const RolloutOptions& options);
+
+// The ordered roll of index i (0..35): d1 = i / 6 + 1, d2 = i % 6 + 1.
+Dice ordered_roll(int i);
+// The stratified first and second rolls of trial t (see above); n1 = 36 or 30 (non-doubles).
+Dice stratified_first_roll(int64_t trial, bool no_doubles);
+Dice stratified_second_roll(int64_t trial, bool no_doubles);
+
+}  // namespace nardy

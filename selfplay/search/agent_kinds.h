@@ -1,0 +1,23 @@
+// selfplay/search/agent_kinds.h — every kind of agent, by its spec string, in one place.
+//
+//   random                              uniformly random legal result (selfplay/agents/agent.h)
+//   heuristic                           hand-written strategy (selfplay/agents/heuristic_agent.h)
+//   net:PATH[:ply=N][:noise=S][:...]    a value-network checkpoint (selfplay/search/net_agent.h)
+//
+// A new kind of agent is added here: a branch in make_agent, a line above, and its name in
+// unknown_agent_kind's list (selfplay/agents/agent.cpp).
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "core/rules.h"
+#include "selfplay/agents/agent.h"
+
+namespace nardy {
+
+// Creates an agent from its spec for the given rules. Throws Error naming the spec on an
+// unknown kind, a bad option or a checkpoint that cannot be loaded.
+std::unique_ptr<Agent> make_agent(std::string_view spec, const Rules& rules);
+
+}  // namespace nardy

@@ -1,0 +1,213 @@
+#include "selfplay/search/net_agent.h"
+
+#include <charconv>
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+#include "core/error.h"
+
+namespace nardy {
+
+// ---- NetEvaluator ----
+
+NetEvaluator::NetEvaluator(const ValueNet& net, std::string_view backend)
+    : net_(net), encoder_(&net.encoder()), num_inputs_(net.num_inputs()) {
+  if (backend == "auto") {
+    try {
+      backend_ = make_td_backend("fast", net_, 0.0f);
+    } catch (const Error&) {
+      backend_ = make_td_backend("libtorch", net_, 0.0f);
+    }
+  } else if (backend == "fast" || backend == "libtorch") {
+    backend_ = make_td_backend(backend, net_, 0.0f);
+  } else {
+    throw Error("net evaluator: unknown backend '" + std::string(backend) +
+                "' (expected auto, fast or libtorch)");
+  }
+  base_.resize(static_cast<size_t>(num_inputs_));
+}
+
+void NetEvaluator::evaluate(const Position& base, std::span<const Position> positions,
+                            std::span<Evaluation> out) {
+  const size_t n = positions.size();
+  const size_t k = static_cast<size_t>(num_inputs_);
+  if (inputs_.size() < n * k) inputs_.resize(n * k);
+  encoder_->fill(base, base_);
+  for (size_t i = 0; i < n; ++i)
+    encoder_->fill(positions[i], std::span<float>(inputs_.data() + i * k, k));
+  backend_->evaluate(base_, std::span<const float>(inputs_.data(), n * k), static_cast<int>(n),
+                     out.first(n));
+}
+
+// ---- NetAgent ----
+
+namespace {
+
+void check_options(const NetAgentOptions& o, const std::string& spec) {
+  auto fail = [&](const std::string& what) { throw Error("agent '" + spec + "': " + what); };
+  if (o.ply < 0 || o.ply > 4) fail("ply must be 0..4 (got " + std::to_string(o.ply) + ")");
+  if (!(o.noise >= 0)) fail("noise must be >= 0 (got " + std::to_string(o.noise) + ")");
+  if (o.filter_keep < 1)
+    fail("filter keep K must be >= 1 (got " + std::to_string(o.filter_keep) + ")");
+  if (!(o.filter_delta >= 0))
+    fail("filter delta D must be >= 0 (got " + std::to_string(o.filter_delta) + ")");
+  if (o.cache_bits < 0 || o.cache_bits > 28)
+    fail("cache bits must be 0..28 (got " + std::to_string(o.cache_bits) + ")");
+  if (o.backend != "auto" && o.backend != "fast" && o.backend != "libtorch")
+    fail("backend must be auto, fast or libtorch (got '" + o.backend + "')");
+}
+
+}  // namespace
+
+SearchOptions net_search_options(const NetAgentOptions& o) {
+  SearchOptions s;
+  s.filter_keep = o.filter_keep;
+  s.filter_delta = o.filter_delta;
+  s.cache_bits = o.cache_bits;
+  return s;
+}
+
+size_t choose_scored(const std::vector<ScoredMove>& scored, double noise, Rng& rng) {
+  if (noise <= 0) return scored[0].index;
+  // Noise among the candidates valued at the deepest ply (the others were filtered out).
+  size_t best = scored[0].index;
+  double best_value = -1e300;
+  for (const auto& s : scored) {
+    if (s.ply != scored[0].ply) break;
+    const double v = s.equity() + noise * gaussian(rng);
+    if (v > best_value) best_value = v, best = s.index;
+  }
+  return best;
+}
+
+NetAgent::NetAgent(const ValueNet& net, const NetAgentOptions& options, const Rules& rules,
+                   std::string spec)
+    : options_((check_options(options, spec), options)),
+      spec_(std::move(spec)),
+      evaluator_(net, options.backend),
+      search_(evaluator_, rules, net_search_options(options)) {}
+
+void NetAgent::rank(const Position& pos, const MoveList& moves, std::vector<ScoredMove>& out) {
+  search_.cache().new_generation();
+  search_.score_moves(pos, moves, options_.ply, out);
+}
+
+Evaluation NetAgent::evaluate(const Position& pos) {
+  search_.cache().new_generation();
+  return search_.evaluate(pos, options_.ply);
+}
+
+size_t NetAgent::choose(const Position& pos, Dice, const MoveList& moves, Rng& rng) {
+  if (moves.size() == 1) return 0;
+  search_.cache().new_generation();
+  search_.score_moves(pos, moves, options_.ply, scored_);
+  return choose_scored(scored_, options_.noise, rng);
+}
+
+std::unique_ptr<Agent> make_net_agent(const ValueNet& net, const NetAgentOptions& options,
+                                      const Rules& rules, const std::string& spec) {
+  return std::make_unique<NetAgent>(net, options, rules, spec);
+}
+
+// ---- Specs ----
+
+namespace {
+
+template <typename T>
+T parse_number(std::string_view text, const std::string& spec, const std::string& key) {
+  T v{};
+  const char* end = text.data() + text.size();
+  auto [p, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || p != end)
+    throw Error("agent '" + spec + "': option " + key + "='" + std::string(text) +
+                "' is not a valid " + (std::is_integral_v<T> ? "integer" : "number"));
+  return v;
+}
+
+}  // namespace
+
+NetAgentSpec parse_net_agent_spec(std::string_view args) {
+  const std::string spec = "net:" + std::string(args);
+  NetAgentSpec out;
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  for (;;) {
+    size_t colon = args.find(':', start);
+    parts.push_back(args.substr(
+        start, colon == std::string_view::npos ? std::string_view::npos : colon - start));
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  if (parts[0].empty())
+    throw Error("agent '" + spec + "': missing checkpoint path (expected net:PATH[:ply=N]...)");
+  out.path = std::string(parts[0]);
+  for (size_t i = 1; i < parts.size(); ++i) {
+    std::string_view opt = parts[i];
+    const size_t eq = opt.find('=');
+    const std::string key(opt.substr(0, eq));
+    if (eq == std::string_view::npos)
+      throw Error("agent '" + spec + "': option '" + key + "' needs a value (KEY=VALUE)");
+    const std::string_view value = opt.substr(eq + 1);
+    if (key == "ply") {
+      out.options.ply = parse_number<int>(value, spec, key);
+    } else if (key == "noise") {
+      out.options.noise = parse_number<double>(value, spec, key);
+    } else if (key == "filter") {
+      const size_t comma = value.find(',');
+      if (comma == std::string_view::npos)
+        throw Error("agent '" + spec + "': option filter='" + std::string(value) +
+                    "' must be K,D (e.g. filter=8,0.16)");
+      out.options.filter_keep = parse_number<int>(value.substr(0, comma), spec, "filter K");
+      out.options.filter_delta = parse_number<double>(value.substr(comma + 1), spec, "filter D");
+    } else if (key == "cache") {
+      out.options.cache_bits = parse_number<int>(value, spec, key);
+    } else if (key == "backend") {
+      out.options.backend = std::string(value);
+    } else {
+      throw Error("agent '" + spec + "': unknown option '" + key +
+                  "' (expected ply, noise, filter, cache or backend)");
+    }
+  }
+  check_options(out.options, spec);
+  return out;
+}
+
+ValueNet load_shared_net(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec))
+    throw Error("checkpoint '" + path + "' does not exist or is not a file");
+  const auto mtime = fs::last_write_time(path, ec);
+  const auto size = fs::file_size(path, ec);
+  struct Entry {
+    fs::file_time_type mtime;
+    uintmax_t size;
+    std::shared_ptr<ValueNet> net;
+  };
+  static std::mutex mutex;
+  static std::map<std::string, Entry> nets;
+  const std::string key = fs::absolute(path, ec).lexically_normal().string();
+  std::lock_guard lock(mutex);
+  auto it = nets.find(key);
+  if (it != nets.end() && it->second.mtime == mtime && it->second.size == size)
+    return *it->second.net;
+  auto net = std::make_shared<ValueNet>(ValueNet::load(path));
+  nets[key] = Entry{mtime, size, net};
+  return *net;
+}
+
+std::unique_ptr<Agent> make_net_agent_from_spec(std::string_view args, const Rules& rules) {
+  NetAgentSpec s = parse_net_agent_spec(args);
+  const std::string spec = "net:" + std::string(args);
+  ValueNet net = [&] {
+    try {
+      return load_shared_net(s.path);
+    } catch (const Error& e) {
+      throw Error("agent '" + spec + "': " + e.what());
+    }
+  }();
+  return std::make_unique<NetAgent>(net, s.options, rules, spec);
+}
+
+}  // namespace nardy

@@ -1,0 +1,125 @@
+// selfplay/search/net_agent.h — agents that play with a value network.
+//
+// Spec: net:PATH[:ply=N][:noise=S][:filter=K,D][:cache=B][:backend=NAME]  (made by make_agent,
+// selfplay/search/agent_kinds.h). Options, in any order after the path:
+//   ply=N            0 (default): greedy — every legal result is encoded from the opponent's
+//                    view and evaluated in one batched, incremental call; the mover plays the
+//                    result with the best equity for itself, -(the result's equity for the
+//                    opponent) (Evaluation::flipped()). N = 1..4: expectimax over the 21
+//                    distinct rolls to depth N with gnubg-style move filters
+//                    (selfplay/search/search.h).
+//   noise=S          Gaussian noise of standard deviation S (points of equity, >= 0, default 0)
+//                    added to each candidate's equity when choosing: weaker, more varied play.
+//                    Drawn from the Rng passed to choose(), so games stay reproducible.
+//   filter=K,D       keep at most K candidates (>= 1, default 8) within D equity (>= 0, default
+//                    0.16) of the best at each search level (only matters for ply >= 1).
+//   cache=B          2^B evaluation-cache slots (0..28, default 16; 0 disables).
+//   backend=NAME     auto (default: the fast float kernels when the net's shape is supported,
+//                    else LibTorch), fast, or libtorch.
+// Errors name the spec and the problem: a missing path or file, an unknown option, a bad
+// number or a value out of range.
+//
+// A NetAgent holds its own backend, scratch and cache. The cache lives for one decision (choose,
+// rank, evaluate each start a new cache generation), so the agent's answers depend only on
+// the position and roll, not on its history: arena results are bit-identical for any thread
+// count. Nets loaded from a path are shared between the agents of all threads (read-only);
+// make_net_agent() shares the caller's net.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nn/td_backend.h"
+#include "nn/value_net.h"
+#include "selfplay/agents/agent.h"
+#include "selfplay/search/search.h"
+
+namespace nardy {
+
+struct NetAgentOptions {
+  int ply = 0;
+  double noise = 0.0;
+  int filter_keep = 8;         // move filter: candidates kept at each search level
+  double filter_delta = 0.16;  // ... within this equity of the best
+  // ---- Extensions ----
+  int cache_bits = EvalCache::kDefaultBits;
+  std::string backend = "auto";  // auto | fast | libtorch
+};
+
+// The Evaluator (selfplay/search/search.h) of a value network: encodes positions with the net's
+// encoder and evaluates them with a TdBackend (incrementally from `base` on the fast one).
+class NetEvaluator final : public Evaluator {
+ public:
+  // `backend`: auto | fast | libtorch (see above). Throws Error on an unknown name or a shape
+  // the fast backend does not support when "fast" is asked for explicitly.
+  explicit NetEvaluator(const ValueNet& net, std::string_view backend = "auto");
+  void evaluate(const Position& base, std::span<const Position> positions,
+                std::span<Evaluation> out) override;
+  std::string name() const override { return std::string("net/") + backend_->name(); }
+  const ValueNet& net() const { return net_; }
+
+ private:
+  ValueNet net_;  // a handle sharing the caller's parameters
+  const Encoder* encoder_;
+  int num_inputs_;
+  std::unique_ptr<TdBackend> backend_;
+  std::vector<float> base_, inputs_;
+};
+
+class NetAgent final : public Agent {
+ public:
+  NetAgent(const ValueNet& net, const NetAgentOptions& options, const Rules& rules,
+           std::string spec);
+
+  size_t choose(const Position& pos, Dice dice, const MoveList& moves, Rng& rng) override;
+  std::string spec() const override { return spec_; }
+
+  // Scores every result of one roll from `pos` at the agent's ply (mover's view), best first
+  // (selfplay/search/search.h Search::score_moves); noise is not applied.
+  void rank(const Position& pos, const MoveList& moves, std::vector<ScoredMove>& out);
+  // The value of `pos` for its side to move at the agent's ply.
+  Evaluation evaluate(const Position& pos);
+
+  const NetAgentOptions& options() const { return options_; }
+  Search& search() { return search_; }
+  NetEvaluator& evaluator() { return evaluator_; }
+
+ private:
+  NetAgentOptions options_;
+  std::string spec_;
+  NetEvaluator evaluator_;
+  Search search_;
+  std::vector<ScoredMove> scored_;
+};
+
+// The search options (move filter, cache) of a NetAgent with `options`.
+SearchOptions net_search_options(const NetAgentOptions& options);
+
+// The choice NetAgent::choose makes among `scored` (Search::score_moves' output for a roll,
+// best first, non-empty): the best; with noise > 0, among the candidates valued at the
+// deepest ply, the best after adding noise·N(0, 1) drawn from `rng` to each one's equity.
+size_t choose_scored(const std::vector<ScoredMove>& scored, double noise, Rng& rng);
+
+// A greedy or searching agent on `net` (shared, not copied: keep it alive and unchanged while
+// the agent plays, or pass a clone()). Throws Error on options out of range.
+std::unique_ptr<Agent> make_net_agent(const ValueNet& net, const NetAgentOptions& options,
+                                      const Rules& rules, const std::string& spec = "net:<memory>");
+
+// A parsed "net:..." spec (the text after "net:").
+struct NetAgentSpec {
+  std::string path;
+  NetAgentOptions options;
+};
+NetAgentSpec parse_net_agent_spec(std::string_view args);
+
+// The net at `path`, loaded once per process and shared (reloaded if the file changes).
+// Throws Error naming the path if it is missing or not a checkpoint.
+ValueNet load_shared_net(const std::string& path);
+
+// The agent of a "net:" spec (`args` is the text after "net:"), its checkpoint loaded through
+// load_shared_net. Throws Error naming the spec. make_agent (agent_kinds.h) calls it.
+std::unique_ptr<Agent> make_net_agent_from_spec(std::string_view args, const Rules& rules);
+
+}  // namespace nardy

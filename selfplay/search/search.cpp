@@ -1,0 +1,218 @@
+#include "selfplay/search/search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "core/error.h"
+#include "core/game.h"
+
+namespace nardy {
+
+namespace {
+
+Evaluation outcome_evaluation(const Outcome& o, Side me) {
+  if (o.is_draw()) return Evaluation{0, 0, 0, 1};
+  const float mars = o.is_mars() ? 1.0f : 0.0f;
+  return *o.winner == me ? Evaluation{1, mars, 0, 0} : Evaluation{0, 0, mars, 0};
+}
+
+void add_scaled(Evaluation& acc, const Evaluation& e, float w) {
+  acc.win += w * e.win;
+  acc.win_mars += w * e.win_mars;
+  acc.lose_mars += w * e.lose_mars;
+  acc.draw += w * e.draw;
+}
+
+// The chance node of a position: the opening's 15 non-doubles at the start under no_doubles,
+// else the 21 distinct rolls.
+struct RollSet {
+  WeightedRoll rolls[21];
+  int count = 0;
+  float total = 0;
+};
+const RollSet& rolls_for(const Position& pos, const Rules& rules) {
+  static const RollSet all = [] {
+    RollSet r;
+    for (const auto& w : kDistinctRolls)
+      r.rolls[r.count++] = w, r.total += static_cast<float>(w.weight36);
+    return r;
+  }();
+  static const RollSet opening = [] {
+    RollSet r;
+    for (const auto& w : kDistinctRolls)
+      if (!w.dice.is_double()) r.rolls[r.count++] = w, r.total += static_cast<float>(w.weight36);
+    return r;
+  }();
+  return opening_excludes_doubles(pos, rules) ? opening : all;
+}
+
+// Orders scored moves: deeper first, then higher equity, then lower index.
+bool better(const ScoredMove& a, const ScoredMove& b) {
+  if (a.ply != b.ply) return a.ply > b.ply;
+  const double ea = a.equity(), eb = b.equity();
+  if (ea != eb) return ea > eb;
+  return a.index < b.index;
+}
+
+}  // namespace
+
+std::optional<Evaluation> exact_evaluation(const Position& pos, const Rules& rules) {
+  const Side me = pos.side_to_move();
+  if (auto o = game_outcome(pos, rules)) return outcome_evaluation(*o, me);
+  if (pos.off(~me) != kNumCheckers) return std::nullopt;
+  // White has finished and Black plays its last turn (last_roll_draw): after it the game is
+  // decided, so the value is exact over the 21 rolls, Black choosing its best outcome.
+  Evaluation acc{0, 0, 0, 0};
+  const RollSet& rs = rolls_for(pos, rules);
+  MoveList moves;
+  for (int r = 0; r < rs.count; ++r) {
+    generate_moves(pos, rs.rolls[r].dice, rules, moves);
+    Evaluation best{0, 0, 0, 0};
+    float best_eq = -std::numeric_limits<float>::infinity();
+    for (const auto& m : moves) {
+      auto o = game_outcome(m.position, rules);
+      // After Black's extra turn White is to move with all off: always an end.
+      Evaluation e = o ? outcome_evaluation(*o, me) : Evaluation{0, 0, 0, 0};
+      if (e.equity() > best_eq) best_eq = e.equity(), best = e;
+    }
+    add_scaled(acc, best, static_cast<float>(rs.rolls[r].weight36) / rs.total);
+  }
+  return acc;
+}
+
+Search::Search(Evaluator& evaluator, const Rules& rules, const SearchOptions& options)
+    : evaluator_(evaluator), rules_(rules), options_(options), cache_(options.cache_bits) {
+  if (options.filter_keep < 1)
+    throw Error("search: filter keep must be at least 1 (got " +
+                std::to_string(options.filter_keep) + ")");
+  if (!(options.filter_delta >= 0))
+    throw Error("search: filter delta must be >= 0 (got " + std::to_string(options.filter_delta) +
+                ")");
+}
+
+Search::Level& Search::level(int depth) {
+  while (static_cast<int>(levels_.size()) <= depth) levels_.push_back(std::make_unique<Level>());
+  return *levels_[static_cast<size_t>(depth)];
+}
+
+void Search::static_children(const Position& pos, const MoveList& moves, Level& lv) {
+  const size_t n = moves.size();
+  lv.evals.resize(n);
+  lv.batch.clear();
+  lv.batch_positions.clear();
+  for (size_t i = 0; i < n; ++i) {
+    const Position& c = moves[i].position;
+    if (auto o = game_outcome(c, rules_)) {
+      lv.evals[i] = outcome_evaluation(*o, c.side_to_move());
+      continue;
+    }
+    if (cache_.lookup(c, 0, lv.evals[i])) continue;
+    if (c.off(~c.side_to_move()) == kNumCheckers) {  // last_roll_draw: Black's last turn
+      lv.evals[i] = *exact_evaluation(c, rules_);
+      cache_.store(c, 0, lv.evals[i]);
+      continue;
+    }
+    lv.batch.push_back(static_cast<int>(i));
+    lv.batch_positions.push_back(c);
+  }
+  if (lv.batch.empty()) return;
+  lv.batch_evals.resize(lv.batch.size());
+  evaluator_.evaluate(pos.with_side_to_move(~pos.side_to_move()), lv.batch_positions,
+                      lv.batch_evals);
+  ++evaluator_calls_;
+  evaluator_positions_ += lv.batch.size();
+  for (size_t k = 0; k < lv.batch.size(); ++k) {
+    lv.evals[static_cast<size_t>(lv.batch[k])] = lv.batch_evals[k];
+    cache_.store(lv.batch_positions[k], 0, lv.batch_evals[k]);
+  }
+}
+
+Evaluation Search::evaluate(const Position& pos, int depth) {
+  Evaluation out;
+  if (auto o = game_outcome(pos, rules_)) return outcome_evaluation(*o, pos.side_to_move());
+  if (cache_.lookup(pos, depth, out)) return out;
+  if (pos.off(~pos.side_to_move()) == kNumCheckers) {
+    out = *exact_evaluation(pos, rules_);
+  } else if (depth <= 0) {
+    evaluator_.evaluate(pos, std::span<const Position>(&pos, 1), std::span<Evaluation>(&out, 1));
+    ++evaluator_calls_;
+    ++evaluator_positions_;
+  } else {
+    Level& lv = level(depth);
+    const RollSet& rs = rolls_for(pos, rules_);
+    out = Evaluation{0, 0, 0, 0};
+    for (int r = 0; r < rs.count; ++r) {
+      generate_moves(pos, rs.rolls[r].dice, rules_, lv.moves);
+      add_scaled(out, best_child(pos, lv.moves, depth - 1, lv),
+                 static_cast<float>(rs.rolls[r].weight36) / rs.total);
+    }
+  }
+  cache_.store(pos, std::max(depth, 0), out);
+  return out;
+}
+
+Evaluation Search::best_child(const Position& pos, const MoveList& moves, int depth, Level& lv) {
+  static_children(pos, moves, lv);
+  const size_t n = moves.size();
+  if (depth == 0 || n == 1) {
+    if (n == 1 && depth > 0) return evaluate(moves[0].position, depth).flipped();
+    size_t best = 0;
+    float best_eq = -std::numeric_limits<float>::infinity();
+    for (size_t i = 0; i < n; ++i) {
+      const float eq = -lv.evals[i].equity();  // mover's equity = -(child's)
+      if (eq > best_eq) best_eq = eq, best = i;
+    }
+    return lv.evals[best].flipped();
+  }
+  lv.scored.clear();
+  for (size_t i = 0; i < n; ++i) lv.scored.push_back(ScoredMove{i, lv.evals[i].flipped(), 0});
+  std::sort(lv.scored.begin(), lv.scored.end(), better);
+  const double floor = lv.scored[0].equity() - options_.filter_delta;
+  const size_t keep = std::min(n, static_cast<size_t>(options_.filter_keep));
+  Evaluation best;
+  double best_eq = -std::numeric_limits<double>::infinity();
+  for (size_t k = 0; k < keep && lv.scored[k].equity() >= floor; ++k) {
+    const Evaluation v = evaluate(moves[lv.scored[k].index].position, depth).flipped();
+    if (v.equity() > best_eq) best_eq = v.equity(), best = v;
+  }
+  return best;
+}
+
+void Search::score_moves(const Position& pos, const MoveList& moves, int ply,
+                         std::vector<ScoredMove>& out) {
+  Level& lv = level(std::max(ply, 0) + 1);
+  static_children(pos, moves, lv);
+  out.clear();
+  for (size_t i = 0; i < moves.size(); ++i) out.push_back(ScoredMove{i, lv.evals[i].flipped(), 0});
+  std::sort(out.begin(), out.end(), better);
+  if (ply <= 0 || out.empty()) return;
+  const double floor = out[0].equity() - options_.filter_delta;
+  const size_t keep = std::min(out.size(), static_cast<size_t>(options_.filter_keep));
+  for (size_t k = 0; k < keep && out[k].equity() >= floor; ++k) {
+    out[k].eval = evaluate(moves[out[k].index].position, ply).flipped();
+    out[k].ply = ply;
+  }
+  std::sort(out.begin(), out.end(), better);
+}
+
+std::pair<size_t, Evaluation> Search::best_static(const Position& pos, const MoveList& moves) {
+  Level& lv = level(0);
+  static_children(pos, moves, lv);
+  size_t best = 0;
+  float best_eq = -std::numeric_limits<float>::infinity();
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const float eq = -lv.evals[i].equity();
+    if (eq > best_eq) best_eq = eq, best = i;
+  }
+  return {best, lv.evals[best].flipped()};
+}
+
+double gaussian(Rng& rng) {
+  const double u1 = 1.0 - rng.uniform();  // (0, 1]
+  const double u2 = rng.uniform();
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+}
+
+}  // namespace nardy

@@ -1,0 +1,130 @@
+// selfplay/search/search.h — static evaluation of candidates and expectimax search over the dice.
+//
+// Vocabulary (gnubg's):
+//   0-ply  a candidate (the position after the mover's move, opponent to move) is valued by the
+//          evaluator directly: one batched call for all candidates of a roll.
+//   N-ply  a candidate is valued by averaging, over the opponent's 21 distinct rolls weighted by
+//          their 36ths (core/types.h kDistinctRolls), the opponent's best reply valued at
+//          (N-1)-ply. value(pos, 0) is the static evaluation; for d >= 1
+//              value(pos, d) = Σ_roll w/36 · max_{result m} flip(value(m, d - 1)).
+//   Move filter (gnubg-style, at every level with d >= 1 below it): all results of a roll are
+//          first valued at 0-ply; only the best `filter_keep` within `filter_delta` equity of
+//          the best go on to the deeper value; the others are dropped (inside the tree) or keep
+//          their 0-ply value (at the root, for display; they rank below every deeper one).
+//          Defaults keep=8, delta=0.16: gnubg's 0-ply filter for its 1- and 2-ply analysis.
+//
+// Perspective: value(pos, d) is from pos's side to move. Evaluator outputs are from each
+// position's side to move; Evaluation::flipped() turns a candidate's value into the mover's.
+// Probabilities are averaged along with the equity, so every returned Evaluation stays
+// consistent (win_mars <= win, ...), and the move chosen at each node maximises equity.
+//
+// Exact values replace the evaluator where the game is decided: a finished game (core/game.h)
+// gets its outcome, and under last_roll_draw Black's extra turn after White has finished is
+// solved exactly over the 21 rolls (a draw if Black can bear off all, else the loss, mars
+// judged after the turn). At the start position under `opening=no_doubles` the chance node
+// holds only the 15 non-double rolls.
+//
+// Every value (static and deeper) goes through an EvalCache keyed by (position, depth).
+// A Search belongs to one thread; it keeps scratch buffers per depth and allocates nothing
+// once they have grown.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/movegen.h"
+#include "core/random.h"
+#include "core/rules.h"
+#include "nn/evaluation.h"
+#include "selfplay/search/eval_cache.h"
+
+namespace nardy {
+
+// The static (0-ply) evaluation of positions, e.g. a value network (selfplay/search/net_agent.h)
+// or, in tests, a hand-written formula. Not thread-safe: one per thread.
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  // out[i] = evaluation of positions[i] from its side to move, for every i. `base` is a
+  // position that all of them differ from in few points (the parent board with the other
+  // side to move), which an incremental evaluator may exploit; it is only a hint.
+  virtual void evaluate(const Position& base, std::span<const Position> positions,
+                        std::span<Evaluation> out) = 0;
+  virtual std::string name() const = 0;
+};
+
+struct SearchOptions {
+  int filter_keep = 8;         // candidates kept per roll for a deeper look (>= 1)
+  double filter_delta = 0.16;  // ... and only those within this equity of the best (>= 0)
+  int cache_bits = EvalCache::kDefaultBits;  // 2^bits cache slots (0 disables the cache)
+};
+
+// One candidate of a roll, scored from the mover's view.
+struct ScoredMove {
+  size_t index = 0;  // into the MoveList
+  Evaluation eval;   // mover's view
+  int ply = 0;  // depth its value was computed at (0, or the requested ply if it passed the filter)
+  double equity() const { return eval.equity(); }
+};
+
+// The exact evaluation of `pos` (side to move's view) when the game is decided, else empty:
+// a finished game, or (last_roll_draw) Black's last turn after White has finished.
+std::optional<Evaluation> exact_evaluation(const Position& pos, const Rules& rules);
+
+class Search {
+ public:
+  // `evaluator` must outlive the Search.
+  Search(Evaluator& evaluator, const Rules& rules, const SearchOptions& options = {});
+
+  // value(pos, depth) for pos's side to move (see the header comment). depth >= 0.
+  Evaluation evaluate(const Position& pos, int depth);
+
+  // Scores every result of one roll from `pos` (mover's view): all at 0-ply, then the
+  // filtered ones at `ply`. `out` is sorted best first (deeper values before 0-ply ones, then
+  // by equity, ties by index). `moves` must be the legal results of some roll from pos.
+  void score_moves(const Position& pos, const MoveList& moves, int ply,
+                   std::vector<ScoredMove>& out);
+
+  // The mover's best result at 0-ply: its index and value (mover's view). No filter.
+  std::pair<size_t, Evaluation> best_static(const Position& pos, const MoveList& moves);
+
+  // Statistics for benchmarks and tests.
+  const EvalCache& cache() const { return cache_; }
+  EvalCache& cache() { return cache_; }
+  uint64_t evaluator_positions() const { return evaluator_positions_; }  // sent to the evaluator
+  uint64_t evaluator_calls() const { return evaluator_calls_; }
+  const SearchOptions& options() const { return options_; }
+  const Rules& rules() const { return rules_; }
+  Evaluator& evaluator() { return evaluator_; }
+
+ private:
+  struct Level {  // scratch of one recursion depth
+    MoveList moves;
+    std::vector<Position> positions;
+    std::vector<Evaluation> evals;
+    std::vector<int> batch;  // indices sent to the evaluator
+    std::vector<Position> batch_positions;
+    std::vector<Evaluation> batch_evals;
+    std::vector<ScoredMove> scored;
+  };
+  Level& level(int depth);
+  // 0-ply values of every result in `moves` (children of pos) into lv.evals, child's view.
+  void static_children(const Position& pos, const MoveList& moves, Level& lv);
+  // The mover's best value over `moves` with children valued at `depth` (filtered).
+  Evaluation best_child(const Position& pos, const MoveList& moves, int depth, Level& lv);
+
+  Evaluator& evaluator_;
+  Rules rules_;
+  SearchOptions options_;
+  EvalCache cache_;
+  std::vector<std::unique_ptr<Level>> levels_;
+  uint64_t evaluator_positions_ = 0, evaluator_calls_ = 0;
+};
+
+// Standard normal deviate from the Rng (Box–Muller), for move noise.
+double gaussian(Rng& rng);
+
+}  // namespace nardy

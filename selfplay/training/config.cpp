@@ -1,0 +1,604 @@
+#include "selfplay/training/config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "core/error.h"
+#include "nn/encoder.h"
+#include "selfplay/agents/agent.h"
+#include "selfplay/search/net_agent.h"
+#include "selfplay/search/agent_kinds.h"
+
+namespace nardy {
+namespace {
+
+// Thrown by the value parsers below; the caller adds the source and the key path.
+struct Expected {
+  std::string what;
+};
+
+std::string describe(const YAML::Node& node) {
+  if (!node.IsDefined() || node.IsNull()) return "nothing";
+  if (node.IsScalar()) return "'" + node.Scalar() + "'";
+  if (node.IsSequence()) return "a list";
+  return "a map";
+}
+
+std::string format_number(double v) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, end);
+  // Keep a decimal point or exponent so the YAML reads back as a float-looking number.
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string format_range(double lo, double hi, bool lo_open) {
+  return std::string(lo_open ? "(" : "[") + format_number(lo) + ", " + format_number(hi) + "]";
+}
+
+const std::string& scalar_of(const YAML::Node& node, const std::string& expectation) {
+  if (!node.IsScalar()) throw Expected{expectation};
+  return node.Scalar();
+}
+
+int64_t parse_integer(const YAML::Node& node, int64_t lo, int64_t hi) {
+  const std::string expectation =
+      "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  const std::string& s = scalar_of(node, expectation);
+  int64_t v = 0;
+  const char* begin = s.data();
+  if (!s.empty() && s[0] == '+') ++begin;
+  auto [end, ec] = std::from_chars(begin, s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) throw Expected{expectation};
+  if (v < lo || v > hi) throw Expected{expectation};
+  return v;
+}
+
+uint64_t parse_unsigned(const YAML::Node& node) {
+  const std::string expectation = "a non-negative integer below 2^64";
+  const std::string& s = scalar_of(node, expectation);
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) throw Expected{expectation};
+  return v;
+}
+
+double parse_number(const YAML::Node& node, double lo, double hi, bool lo_open) {
+  const std::string expectation = "a number in " + format_range(lo, hi, lo_open);
+  const std::string& s = scalar_of(node, expectation);
+  double v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty() || !std::isfinite(v))
+    throw Expected{expectation};
+  if (v > hi || v < lo || (lo_open && v == lo)) throw Expected{expectation};
+  return v;
+}
+
+bool parse_bool(const YAML::Node& node) {
+  const std::string expectation = "true or false";
+  std::string s = scalar_of(node, expectation);
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (s == "true" || s == "yes" || s == "on") return true;
+  if (s == "false" || s == "no" || s == "off") return false;
+  throw Expected{expectation};
+}
+
+std::string parse_string(const YAML::Node& node) {
+  if (node.IsNull()) throw Expected{"a string"};
+  return scalar_of(node, "a string");
+}
+
+std::string parse_choice(const YAML::Node& node, const std::vector<std::string>& values) {
+  std::string expectation = "one of";
+  for (size_t i = 0; i < values.size(); ++i) expectation += (i ? ", " : " ") + values[i];
+  if (!node.IsScalar()) throw Expected{expectation};
+  if (std::find(values.begin(), values.end(), node.Scalar()) == values.end())
+    throw Expected{expectation};
+  return node.Scalar();
+}
+
+std::vector<int> parse_int_list(const YAML::Node& node, int min_len, int max_len, int lo, int hi) {
+  const std::string expectation = "a list of " + std::to_string(min_len) + ".." +
+                                  std::to_string(max_len) + " integers in [" + std::to_string(lo) +
+                                  ", " + std::to_string(hi) + "]";
+  if (!node.IsSequence()) throw Expected{expectation};
+  if (static_cast<int>(node.size()) < min_len || static_cast<int>(node.size()) > max_len)
+    throw Expected{expectation};
+  std::vector<int> out;
+  for (const auto& item : node) {
+    try {
+      out.push_back(static_cast<int>(parse_integer(item, lo, hi)));
+    } catch (const Expected&) {
+      throw Expected{expectation};
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> parse_string_list(const YAML::Node& node) {
+  const std::string expectation = "a list of strings";
+  if (!node.IsSequence()) throw Expected{expectation};
+  std::vector<std::string> out;
+  for (const auto& item : node) {
+    if (!item.IsScalar()) throw Expected{expectation};
+    out.push_back(item.Scalar());
+  }
+  return out;
+}
+
+YAML::Node scalar(const std::string& s) {
+  return YAML::Node(s);
+}
+YAML::Node number(double v) {
+  return YAML::Node(format_number(v));
+}
+YAML::Node integer(int64_t v) {
+  return YAML::Node(std::to_string(v));
+}
+YAML::Node boolean(bool b) {
+  return YAML::Node(b ? "true" : "false");
+}
+template <class T>
+YAML::Node flow_list(const std::vector<T>& v) {
+  YAML::Node n(YAML::NodeType::Sequence);
+  for (const auto& x : v) {
+    if constexpr (std::is_same_v<T, int>)
+      n.push_back(std::to_string(x));
+    else
+      n.push_back(x);
+  }
+  n.SetStyle(YAML::EmitterStyle::Flow);
+  return n;
+}
+
+struct Field {
+  ConfigKey key;
+  std::function<void(TrainConfig&, const YAML::Node&)> set;
+  std::function<YAML::Node(const TrainConfig&)> get;
+};
+
+const std::vector<std::string> kScheduleKinds = {"constant", "linear", "exponential"};
+
+std::vector<Field> make_fields() {
+  std::vector<Field> f;
+  auto add = [&](std::string path, std::string type, std::string doc,
+                 std::function<void(TrainConfig&, const YAML::Node&)> set,
+                 std::function<YAML::Node(const TrainConfig&)> get) {
+    f.push_back(Field{ConfigKey{std::move(path), std::move(type), std::move(doc)}, std::move(set),
+                      std::move(get)});
+  };
+  // ---- run ----
+  add(
+      "run.name", "string", "run directory name under run.dir; letters, digits, '.', '_', '-'",
+      [](TrainConfig& c, const YAML::Node& n) {
+        const std::string expectation = "a name of letters, digits, '.', '_' or '-'";
+        std::string s = scalar_of(n, expectation);
+        if (s.empty() || s == "." || s == ".." ||
+            !std::all_of(s.begin(), s.end(), [](unsigned char ch) {
+              return std::isalnum(ch) || ch == '.' || ch == '_' || ch == '-';
+            }))
+          throw Expected{expectation};
+        c.run.name = s;
+      },
+      [](const TrainConfig& c) { return scalar(c.run.name); });
+  add(
+      "run.dir", "string",
+      "parent directory of run directories (relative to the working directory)",
+      [](TrainConfig& c, const YAML::Node& n) {
+        std::string s = parse_string(n);
+        if (s.empty()) throw Expected{"a non-empty directory path"};
+        c.run.dir = s;
+      },
+      [](const TrainConfig& c) { return scalar(c.run.dir); });
+  add(
+      "run.seed", "integer", "seed of the initial weights and of every game's dice and exploration",
+      [](TrainConfig& c, const YAML::Node& n) { c.run.seed = parse_unsigned(n); },
+      [](const TrainConfig& c) { return YAML::Node(std::to_string(c.run.seed)); });
+  add(
+      "run.threads", "integer",
+      "self-play worker threads, 1..256 (the same seed and threads give the same run)",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.run.threads = static_cast<int>(parse_integer(n, 1, 256));
+      },
+      [](const TrainConfig& c) { return integer(c.run.threads); });
+  add(
+      "run.merge_every", "integer",
+      "with run.threads > 1: games each worker plays on its own copy of the net between merges, "
+      "1..1000",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.run.merge_every = static_cast<int>(parse_integer(n, 1, 1000));
+      },
+      [](const TrainConfig& c) { return integer(c.run.merge_every); });
+  // ---- rules ----
+  for (const std::string& key : Rules::keys()) {
+    const bool is_bool = key == "last_roll_draw";
+    add(
+        "rules." + key, is_bool ? "bool" : "string", "docs/rules.md variant",
+        [key, is_bool](TrainConfig& c, const YAML::Node& n) {
+          if (is_bool) {
+            c.rules.set(key, parse_bool(n) ? "true" : "false");
+          } else {
+            c.rules.set(key, parse_choice(n, Rules::values_of(key)));
+          }
+        },
+        [key](const TrainConfig& c) { return scalar(c.rules.get(key)); });
+  }
+  // ---- net ----
+  add(
+      "net.encoder", "string", "input encoding: raw or extended (nn/encoder.h)",
+      [](TrainConfig& c, const YAML::Node& n) {
+        std::vector<std::string> names;
+        for (const auto& id : encoder_ids()) {
+          names.push_back(id);
+          names.push_back(id.substr(0, id.rfind("-v")));
+        }
+        std::sort(names.begin(), names.end());
+        names.erase(std::unique(names.begin(), names.end()), names.end());
+        c.net.encoder = parse_choice(n, names);
+      },
+      [](const TrainConfig& c) { return scalar(c.net.encoder); });
+  add(
+      "net.hidden", "integer list",
+      "hidden layer widths, input side first; 1..4 layers of 1..4096 units",
+      [](TrainConfig& c, const YAML::Node& n) { c.net.hidden = parse_int_list(n, 1, 4, 1, 4096); },
+      [](const TrainConfig& c) { return flow_list(c.net.hidden); });
+  add(
+      "net.activation", "string", "hidden activation: sigmoid, tanh or relu",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.net.activation = parse_choice(n, {"sigmoid", "tanh", "relu"});
+      },
+      [](const TrainConfig& c) { return scalar(c.net.activation); });
+  add(
+      "net.backend", "string", "TD backend: fast (float kernels, one hidden layer) or libtorch",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.net.backend = parse_choice(n, {"fast", "libtorch"});
+      },
+      [](const TrainConfig& c) { return scalar(c.net.backend); });
+  // ---- td ----
+  add(
+      "td.alpha", "number", "TD step size at the start of the run, (0, 10]",
+      [](TrainConfig& c, const YAML::Node& n) { c.td.alpha.start = parse_number(n, 0, 10, true); },
+      [](const TrainConfig& c) { return number(c.td.alpha.start); });
+  add(
+      "td.alpha_schedule", "string",
+      "how alpha goes from td.alpha to td.alpha_final: constant, linear, exponential",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.td.alpha.kind = parse_schedule_kind(parse_choice(n, kScheduleKinds));
+      },
+      [](const TrainConfig& c) { return scalar(schedule_kind_name(c.td.alpha.kind)); });
+  add(
+      "td.alpha_final", "number",
+      "TD step size at the end of the run (unused when constant), (0, 10]",
+      [](TrainConfig& c, const YAML::Node& n) { c.td.alpha.final = parse_number(n, 0, 10, true); },
+      [](const TrainConfig& c) { return number(c.td.alpha.final); });
+  add(
+      "td.lambda", "number", "eligibility-trace decay lambda at the start of the run, [0, 1]",
+      [](TrainConfig& c, const YAML::Node& n) { c.td.lambda.start = parse_number(n, 0, 1, false); },
+      [](const TrainConfig& c) { return number(c.td.lambda.start); });
+  add(
+      "td.lambda_schedule", "string",
+      "how lambda goes from td.lambda to td.lambda_final: constant, linear, exponential",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.td.lambda.kind = parse_schedule_kind(parse_choice(n, kScheduleKinds));
+      },
+      [](const TrainConfig& c) { return scalar(schedule_kind_name(c.td.lambda.kind)); });
+  add(
+      "td.lambda_final", "number",
+      "trace decay at the end of the run (unused when constant), [0, 1]",
+      [](TrainConfig& c, const YAML::Node& n) { c.td.lambda.final = parse_number(n, 0, 1, false); },
+      [](const TrainConfig& c) { return number(c.td.lambda.final); });
+  add(
+      "td.epsilon", "number", "probability of a uniformly random move at the start, [0, 1]",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.td.epsilon.start = parse_number(n, 0, 1, false);
+      },
+      [](const TrainConfig& c) { return number(c.td.epsilon.start); });
+  add(
+      "td.epsilon_schedule", "string",
+      "how epsilon goes from td.epsilon to td.epsilon_final: constant, linear, exponential",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.td.epsilon.kind = parse_schedule_kind(parse_choice(n, kScheduleKinds));
+      },
+      [](const TrainConfig& c) { return scalar(schedule_kind_name(c.td.epsilon.kind)); });
+  add(
+      "td.epsilon_final", "number",
+      "probability of a random move at the end (unused when constant), [0, 1]",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.td.epsilon.final = parse_number(n, 0, 1, false);
+      },
+      [](const TrainConfig& c) { return number(c.td.epsilon.final); });
+  // ---- train ----
+  add(
+      "train.games", "integer", "self-play games of the run, 1..10^10",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.train.games = parse_integer(n, 1, 10'000'000'000LL);
+      },
+      [](const TrainConfig& c) { return integer(c.train.games); });
+  add(
+      "train.checkpoint_every", "integer", "games between checkpoints ckpt-<games>.pt, >= 1",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.train.checkpoint_every = parse_integer(n, 1, 10'000'000'000LL);
+      },
+      [](const TrainConfig& c) { return integer(c.train.checkpoint_every); });
+  add(
+      "train.keep_last", "integer", "ckpt-*.pt files kept (older ones are deleted), 1..10000",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.train.keep_last = static_cast<int>(parse_integer(n, 1, 10000));
+      },
+      [](const TrainConfig& c) { return integer(c.train.keep_last); });
+  add(
+      "train.eval_every", "integer", "games between evaluations, >= 0 (0: only at the end)",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.train.eval_every = parse_integer(n, 0, 10'000'000'000LL);
+      },
+      [](const TrainConfig& c) { return integer(c.train.eval_every); });
+  // ---- eval ----
+  add(
+      "eval.opponents", "string list",
+      "agent specs the net is evaluated against (selfplay/agents/agent.h)",
+      [](TrainConfig& c, const YAML::Node& n) { c.eval.opponents = parse_string_list(n); },
+      [](const TrainConfig& c) { return flow_list(c.eval.opponents); });
+  add(
+      "eval.games", "integer",
+      "games per opponent in each periodic evaluation (mirrored pairs), 2..10^8",
+      [](TrainConfig& c, const YAML::Node& n) { c.eval.games = parse_integer(n, 2, 100'000'000); },
+      [](const TrainConfig& c) { return integer(c.eval.games); });
+  add(
+      "eval.final_games", "integer",
+      "games per opponent in the final evaluation, >= 0 (0: eval.games)",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.eval.final_games = parse_integer(n, 0, 100'000'000);
+      },
+      [](const TrainConfig& c) { return integer(c.eval.final_games); });
+  add(
+      "eval.threads", "integer", "evaluation threads, 0..256 (0: run.threads)",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.eval.threads = static_cast<int>(parse_integer(n, 0, 256));
+      },
+      [](const TrainConfig& c) { return integer(c.eval.threads); });
+  add(
+      "eval.best_by", "string",
+      "opponent whose points per game select best.pt ('' : the last opponent)",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.eval.best_by = n.IsNull() ? "" : parse_string(n);
+      },
+      [](const TrainConfig& c) { return scalar(c.eval.best_by); });
+  // ---- log ----
+  add(
+      "log.progress", "bool", "live progress line when stdout is a terminal",
+      [](TrainConfig& c, const YAML::Node& n) { c.log.progress = parse_bool(n); },
+      [](const TrainConfig& c) { return boolean(c.log.progress); });
+  add(
+      "log.interval_s", "number",
+      "seconds between plain progress lines (not a terminal), (0, 86400]",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.log.interval_s = parse_number(n, 0, 86400, true);
+      },
+      [](const TrainConfig& c) { return number(c.log.interval_s); });
+  add(
+      "log.metrics_every", "integer",
+      "games between metrics.jsonl lines, >= 0 (0: at checkpoints and evaluations only)",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.log.metrics_every = parse_integer(n, 0, 10'000'000'000LL);
+      },
+      [](const TrainConfig& c) { return integer(c.log.metrics_every); });
+  return f;
+}
+
+const std::vector<Field>& fields() {
+  static const std::vector<Field> f = make_fields();
+  return f;
+}
+
+const Field* find_field(std::string_view path) {
+  for (const auto& f : fields())
+    if (f.key.path == path) return &f;
+  return nullptr;
+}
+
+std::string known_keys(std::string_view section) {
+  std::string out;
+  for (const auto& f : fields()) {
+    const auto dot = f.key.path.find('.');
+    if (section.empty()) {
+      std::string s = f.key.path.substr(0, dot);
+      if (out.find(s) == std::string::npos) out += (out.empty() ? "" : ", ") + s;
+    } else if (f.key.path.compare(0, dot, section) == 0) {
+      out += (out.empty() ? "" : ", ") + f.key.path.substr(dot + 1);
+    }
+  }
+  return out;
+}
+
+void set_field(TrainConfig& c, const Field& f, const YAML::Node& value, const std::string& where) {
+  try {
+    f.set(c, value);
+  } catch (const Expected& e) {
+    throw Error(where + ": " + f.key.path + ": expected " + e.what + ", got " + describe(value));
+  } catch (const Error& e) {
+    throw Error(where + ": " + f.key.path + ": " + e.what());
+  }
+}
+
+YAML::Node load_yaml(std::string_view text, const std::string& where) {
+  try {
+    return YAML::Load(std::string(text));
+  } catch (const YAML::Exception& e) {
+    throw Error(where + ": not valid YAML: " + e.what());
+  }
+}
+
+std::string source_name(const std::string& file) {
+  return "config '" + file + "'";
+}
+
+}  // namespace
+
+NetShape TrainConfig::net_shape() const {
+  NetShape s;
+  s.encoder = encoder_by_name(net.encoder).id();
+  s.hidden = net.hidden;
+  s.activation = parse_activation(net.activation);
+  s.num_outputs = rules.last_roll_draw ? 4 : 3;
+  return s;
+}
+
+std::string TrainConfig::best_opponent() const {
+  if (!eval.best_by.empty()) return eval.best_by;
+  return eval.opponents.empty() ? "" : eval.opponents.back();
+}
+
+std::string TrainConfig::run_path() const {
+  std::string d = run.dir;
+  while (d.size() > 1 && d.back() == '/') d.pop_back();
+  return d + "/" + run.name;
+}
+
+void validate(const TrainConfig& c, const std::string& where) {
+  auto fail = [&](const std::string& key, const std::string& msg) {
+    throw Error(where + ": " + key + ": " + msg);
+  };
+  if (c.net.backend == "fast" && c.net.hidden.size() != 1)
+    fail("net.hidden", "the fast backend supports exactly one hidden layer, got " +
+                           std::to_string(c.net.hidden.size()) +
+                           " (set net.backend: libtorch for deeper nets)");
+  for (const auto* s : {&c.td.alpha, &c.td.lambda, &c.td.epsilon}) {
+    const std::string name = s == &c.td.alpha ? "alpha" : s == &c.td.lambda ? "lambda" : "epsilon";
+    if (s->kind == ScheduleKind::Exponential && (s->start <= 0 || s->final <= 0))
+      fail("td." + name + "_final", "an exponential schedule needs td." + name + " and td." + name +
+                                        "_final above 0, got " + format_number(s->start) + " and " +
+                                        format_number(s->final));
+  }
+  for (size_t i = 0; i < c.eval.opponents.size(); ++i) {
+    const std::string& spec = c.eval.opponents[i];
+    try {
+      make_agent(spec, c.rules);
+    } catch (const Error& e) {
+      fail("eval.opponents[" + std::to_string(i) + "]", e.what());
+    }
+    for (size_t j = 0; j < i; ++j)
+      if (c.eval.opponents[j] == spec) fail("eval.opponents", "'" + spec + "' is listed twice");
+  }
+  if (!c.eval.best_by.empty() && std::find(c.eval.opponents.begin(), c.eval.opponents.end(),
+                                           c.eval.best_by) == c.eval.opponents.end())
+    fail("eval.best_by", "expected one of eval.opponents, got '" + c.eval.best_by + "'");
+}
+
+TrainConfig parse_config(std::string_view text, const std::string& file) {
+  const std::string where = source_name(file);
+  YAML::Node root = load_yaml(text, where);
+  TrainConfig c;
+  if (root.IsNull()) {
+    validate(c, where);
+    return c;
+  }
+  if (!root.IsMap())
+    throw Error(where + ": expected a map of sections (" + known_keys("") + "), got " +
+                describe(root));
+  for (const auto& section : root) {
+    const std::string name = section.first.as<std::string>();
+    const std::string keys = known_keys(name);
+    if (keys.empty())
+      throw Error(where + ": unknown section '" + name + "' (expected one of: " + known_keys("") +
+                  ")");
+    if (section.second.IsNull()) continue;
+    if (!section.second.IsMap())
+      throw Error(where + ": " + name + ": expected a map of keys (" + keys + "), got " +
+                  describe(section.second));
+    for (const auto& kv : section.second) {
+      const std::string path = name + "." + kv.first.as<std::string>();
+      const Field* f = find_field(path);
+      if (!f)
+        throw Error(where + ": unknown key '" + path + "' (keys of " + name + ": " + keys + ")");
+      set_field(c, *f, kv.second, where);
+    }
+  }
+  validate(c, where);
+  return c;
+}
+
+namespace {
+
+std::string override_source(std::string_view assignment, const std::string& file) {
+  std::string where = "--set " + std::string(assignment);
+  return file.empty() ? where : source_name(file) + ", " + where;
+}
+
+// Sets the field an override names, with the field's own type and range checks, but without
+// the cross-field checks of validate(): those run once all overrides are in.
+void set_override(TrainConfig& c, std::string_view assignment, const std::string& where) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    throw Error(where + ": expected KEY=VALUE with KEY a path such as td.lambda");
+  const std::string path(assignment.substr(0, eq));
+  const Field* f = find_field(path);
+  if (!f) {
+    const auto dot = path.find('.');
+    const std::string section = path.substr(0, dot);
+    const std::string keys = known_keys(section);
+    if (keys.empty() || dot == std::string::npos)
+      throw Error(where + ": unknown key '" + path + "' (sections: " + known_keys("") + ")");
+    throw Error(where + ": unknown key '" + path + "' (keys of " + section + ": " + keys + ")");
+  }
+  const std::string value(assignment.substr(eq + 1));
+  YAML::Node node = value.empty() ? YAML::Node(std::string()) : load_yaml(value, where);
+  set_field(c, *f, node, where);
+}
+
+}  // namespace
+
+void apply_override(TrainConfig& c, std::string_view assignment, const std::string& file) {
+  apply_overrides(c, {std::string(assignment)}, file);
+}
+
+void apply_overrides(TrainConfig& c, const std::vector<std::string>& assignments,
+                     const std::string& file) {
+  if (assignments.empty()) return;
+  TrainConfig updated = c;
+  std::string all;
+  for (const auto& a : assignments) {
+    set_override(updated, a, override_source(a, file));
+    all += (all.empty() ? "--set " : " --set ") + a;
+  }
+  validate(updated, file.empty() ? all : source_name(file) + ", " + all);
+  c = std::move(updated);
+}
+
+TrainConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(source_name(path) + ": cannot open the file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  TrainConfig c = parse_config(ss.str(), path);
+  apply_overrides(c, overrides, path);
+  return c;
+}
+
+std::string to_yaml(const TrainConfig& c) {
+  YAML::Node root(YAML::NodeType::Map);
+  for (const auto& f : fields()) {
+    const auto dot = f.key.path.find('.');
+    root[f.key.path.substr(0, dot)][f.key.path.substr(dot + 1)] = f.get(c);
+  }
+  YAML::Emitter out;
+  out << root;
+  return std::string(out.c_str()) + "\n";
+}
+
+const std::vector<ConfigKey>& config_keys() {
+  static const std::vector<ConfigKey> keys = [] {
+    std::vector<ConfigKey> k;
+    for (const auto& f : fields()) k.push_back(f.key);
+    return k;
+  }();
+  return keys;
+}
+
+}  // namespace nardy

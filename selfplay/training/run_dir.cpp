@@ -1,0 +1,175 @@
+#include "selfplay/training/run_dir.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace nardy {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+void write_file_atomic(const std::string& path, std::string_view content) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error("cannot write '" + tmp + "'");
+    out.write(content.data(), static_cast<std::streamsize>(content.size()));
+    out.flush();
+    if (!out) throw Error("cannot write '" + tmp + "' (disk full?)");
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) throw Error("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot read '" + path + "'");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// ---- RunState ----
+
+std::string RunState::to_json() const {
+  json j;
+  j["format"] = "nardy-run-state-1";
+  j["games_done"] = games_done;
+  j["positions"] = positions;
+  j["elapsed_s"] = elapsed_s;
+  j["checkpoint"] = checkpoint;
+  j["best_score"] = best_games >= 0 ? json(best_score) : json(nullptr);
+  j["best_games"] = best_games;
+  j["latest_eval"] = latest_eval_json.empty() ? json(nullptr) : json::parse(latest_eval_json);
+  j["latest_eval_games"] = latest_eval_games;
+  j["rng"] = "per-game streams from (run.seed, game index); nothing to save";
+  return j.dump(2) + "\n";
+}
+
+RunState RunState::from_json(std::string_view text, const std::string& source) {
+  RunState s;
+  try {
+    json j = json::parse(text);
+    if (j.value("format", "") != "nardy-run-state-1")
+      throw Error(source + ": not a nardy run state (format '" + j.value("format", "") + "')");
+    s.games_done = j.at("games_done").get<int64_t>();
+    s.positions = j.at("positions").get<int64_t>();
+    s.elapsed_s = j.at("elapsed_s").get<double>();
+    s.checkpoint = j.at("checkpoint").get<std::string>();
+    s.best_games = j.at("best_games").get<int64_t>();
+    if (s.best_games >= 0) s.best_score = j.at("best_score").get<double>();
+    if (j.contains("latest_eval") && !j["latest_eval"].is_null())
+      s.latest_eval_json = j["latest_eval"].dump();
+    s.latest_eval_games = j.value("latest_eval_games", int64_t{-1});
+  } catch (const json::exception& e) {
+    throw Error(source + ": damaged run state: " + e.what());
+  }
+  if (s.games_done < 0 || s.checkpoint.empty())
+    throw Error(source + ": damaged run state (no checkpoint)");
+  return s;
+}
+
+// ---- RunDir ----
+
+RunDir RunDir::create(const std::string& path) {
+  RunDir d(path);
+  if (fs::exists(d.state_path()))
+    throw Error("run directory '" + path +
+                "' already holds a run: continue it with `nardy train --resume " + path +
+                "`, or choose another name (--set run.name=NAME) or delete it");
+  std::error_code ec;
+  fs::create_directories(path, ec);
+  if (ec) throw Error("cannot create run directory '" + path + "': " + ec.message());
+  // Leftovers of an attempt killed before its first checkpoint.
+  for (const char* name : {"metrics.jsonl", "latest.pt", "best.pt"}) fs::remove(d.file(name), ec);
+  for (int64_t g : d.checkpoint_games()) fs::remove(d.file(checkpoint_name(g)), ec);
+  return d;
+}
+
+RunDir RunDir::open(const std::string& path) {
+  std::string p = path;
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  RunDir d(p);
+  if (!fs::is_directory(p)) throw Error("run directory '" + p + "' does not exist");
+  if (!fs::exists(d.state_path()))
+    throw Error("run directory '" + p +
+                "' has no state.json (no checkpoint was completed; start it afresh)");
+  return d;
+}
+
+std::string RunDir::checkpoint_name(int64_t games) {
+  return "ckpt-" + std::to_string(games) + ".pt";
+}
+
+RunState RunDir::read_state() const {
+  return RunState::from_json(read_file(state_path()), state_path());
+}
+
+void RunDir::write_state(const RunState& state) const {
+  write_file_atomic(state_path(), state.to_json());
+}
+
+std::vector<std::string> RunDir::metrics_lines() const {
+  std::vector<std::string> lines;
+  std::ifstream in(metrics_path());
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+void RunDir::append_metrics(const std::string& json_line) const {
+  std::string content;
+  if (fs::exists(metrics_path())) content = read_file(metrics_path());
+  if (!content.empty() && content.back() != '\n') content += '\n';
+  content += json_line;
+  content += '\n';
+  write_file_atomic(metrics_path(), content);
+}
+
+void RunDir::truncate_metrics_after(int64_t games) const {
+  if (!fs::exists(metrics_path())) return;
+  std::string kept;
+  for (const auto& line : metrics_lines()) {
+    try {
+      json j = json::parse(line);
+      if (j.at("games").get<int64_t>() <= games) kept += line + "\n";
+    } catch (const json::exception&) {
+    }
+  }
+  write_file_atomic(metrics_path(), kept);
+}
+
+std::vector<int64_t> RunDir::checkpoint_games() const {
+  std::vector<int64_t> games;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(path_, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() < 9 || name.rfind("ckpt-", 0) != 0 || name.substr(name.size() - 3) != ".pt")
+      continue;
+    const std::string digits = name.substr(5, name.size() - 8);
+    if (digits.empty() || !std::all_of(digits.begin(), digits.end(), ::isdigit)) continue;
+    games.push_back(std::stoll(digits));
+  }
+  std::sort(games.begin(), games.end());
+  return games;
+}
+
+void RunDir::rotate_checkpoints(int keep_last, int64_t keep) const {
+  std::vector<int64_t> games = checkpoint_games();
+  if (static_cast<int>(games.size()) <= keep_last) return;
+  for (size_t i = 0; i + keep_last < games.size(); ++i) {
+    if (games[i] == keep) continue;
+    std::error_code ec;
+    fs::remove(file(checkpoint_name(games[i])), ec);
+  }
+}
+
+}  // namespace nardy

@@ -1,0 +1,88 @@
+#include "selfplay/training/td_game.h"
+
+#include <cmath>
+#include <span>
+
+namespace nardy {
+namespace {
+
+Evaluation white_view(const Evaluation& e, Side side) {
+  return side == Side::White ? e : e.flipped();
+}
+
+}  // namespace
+
+TdSelfPlayer::TdSelfPlayer(ValueNet& net, const Rules& rules, std::string_view backend)
+    : encoder_(net.encoder()),
+      rules_(rules),
+      backend_(make_td_backend(backend, net, TdGameParams{}.lambda)),
+      num_inputs_(net.num_inputs()),
+      base_(num_inputs_),
+      state_(num_inputs_) {}
+
+void TdSelfPlayer::evaluate_moves(const Position& pos) {
+  const size_t n = moves_.size();
+  if (inputs_.size() < n * num_inputs_) inputs_.resize(n * num_inputs_);
+  if (evals_.size() < n) evals_.resize(n);
+  encoder_.fill(pos.with_side_to_move(~pos.side_to_move()), base_);
+  for (size_t i = 0; i < n; ++i)
+    encoder_.fill(moves_[i].position,
+                  std::span<float>(inputs_.data() + i * num_inputs_, num_inputs_));
+  backend_->evaluate(base_, std::span<const float>(inputs_.data(), n * num_inputs_),
+                     static_cast<int>(n), std::span<Evaluation>(evals_.data(), n));
+}
+
+TdGameStats TdSelfPlayer::play_game(Rng& rng, const TdGameParams& params, int max_turns) {
+  const float alpha = params.alpha, epsilon = params.epsilon;
+  backend_->set_lambda(params.lambda);
+  Rng dice_rng = rng.split(1);
+  Rng explore_rng = rng.split(2);
+  TdGameStats stats;
+  Position pos = Position::start();
+  backend_->start_game();
+  encoder_.fill(pos, state_);
+  Evaluation value = backend_->accumulate(state_, pos.side_to_move());
+  while (stats.turns < max_turns) {
+    const Dice dice = stats.turns == 0 ? roll_opening(dice_rng, rules_) : roll_dice(dice_rng);
+    generate_moves(pos, dice, rules_, moves_);
+    evaluate_moves(pos);
+    const size_t n = moves_.size();
+    size_t chosen = 0;
+    if (n > 1 && epsilon > 0 && explore_rng.uniform() < epsilon) {
+      chosen = explore_rng.below(static_cast<uint32_t>(n));
+    } else {
+      // Each candidate's evaluation is from the opponent's side: the mover's equity is its
+      // negation.
+      float best = evals_[0].equity();
+      for (size_t i = 1; i < n; ++i) {
+        const float e = evals_[i].equity();
+        if (e < best) {
+          best = e;
+          chosen = i;
+        }
+      }
+    }
+    const Position next = moves_[chosen].position;
+    ++stats.turns;
+    if (auto outcome = game_outcome(next, rules_)) {
+      const Evaluation target = outcome_target(*outcome);
+      backend_->update(value, target, alpha);
+      ++stats.updates;
+      stats.abs_td_error += std::fabs(target.equity() - value.equity());
+      stats.outcome = *outcome;
+      stats.finished = true;
+      return stats;
+    }
+    const Evaluation target = white_view(evals_[chosen], next.side_to_move());
+    backend_->update(value, target, alpha);
+    ++stats.updates;
+    stats.abs_td_error += std::fabs(target.equity() - value.equity());
+    value = backend_->accumulate(
+        std::span<const float>(inputs_.data() + chosen * num_inputs_, num_inputs_),
+        next.side_to_move());
+    pos = next;
+  }
+  return stats;
+}
+
+}  // namespace nardy

@@ -1,0 +1,72 @@
+// selfplay/training/td_game.h — one self-play game that trains the net by TD(λ) as it is played.
+//
+// Both sides are the same network (TD-Gammon, Tesauro 1992/1995). At every turn:
+//   1. the dice are rolled (roll_opening() on the first turn) and generate_moves() lists the
+//      legal results into a reused MoveList;
+//   2. every result is encoded (from its side to move, the opponent) into a reused buffer and
+//      evaluated in one batch through the backend's incremental path, with the current board
+//      seen by the opponent (pos.with_side_to_move(~mover)) as the base;
+//   3. the mover plays the result with the best equity for itself (0-ply greedy); with
+//      probability epsilon it plays a uniformly random result instead (exploration);
+//   4. TD(λ) step (nn/td_backend.h), all values from White's view: the value of the state
+//      before the move is moved toward the chosen result's value (or, when the move ends the
+//      game, toward the outcome: win / win_mars / lose_mars / draw as 0-1 indicators), then
+//      the new state's gradient is added to the traces.
+// The dice and the exploration draw from two streams derived from the game's Rng, so the same
+// Rng and weights give the same game. Nothing here allocates once the buffers have grown.
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "core/game.h"
+#include "core/movegen.h"
+#include "core/random.h"
+#include "nn/td_backend.h"
+#include "nn/value_net.h"
+
+namespace nardy {
+
+// The learning parameters of one game (a run's schedules give them per game).
+struct TdGameParams {
+  float alpha = 0.1f;    // TD step size
+  float lambda = 0.7f;   // trace decay, [0, 1]
+  float epsilon = 0.0f;  // probability of a uniformly random move instead of the greedy one
+};
+
+struct TdGameStats {
+  Outcome outcome;
+  bool finished = false;    // false: stopped by max_turns (no terminal update)
+  int turns = 0;            // turns played, passes included
+  int updates = 0;          // TD updates (one per turn)
+  double abs_td_error = 0;  // sum over updates of |target equity - value equity| (White's view)
+};
+
+class TdSelfPlayer {
+ public:
+  // Binds a TD backend ("fast" or "libtorch") to `net`, which must outlive this object.
+  // Throws Error for an unknown backend or an unsupported shape.
+  TdSelfPlayer(ValueNet& net, const Rules& rules, std::string_view backend);
+
+  // Plays and learns one game. Throws Error for a lambda outside [0, 1].
+  TdGameStats play_game(Rng& rng, const TdGameParams& params, int max_turns = 10000);
+
+  const char* backend_name() const { return backend_->name(); }
+
+ private:
+  // Evaluates moves_ into evals_ (each from its own side to move).
+  void evaluate_moves(const Position& pos);
+
+  const Encoder& encoder_;
+  Rules rules_;
+  std::unique_ptr<TdBackend> backend_;
+  int num_inputs_;
+  MoveList moves_;
+  std::vector<float> base_;
+  std::vector<float> inputs_;
+  std::vector<float> state_;
+  std::vector<Evaluation> evals_;
+};
+
+}  // namespace nardy

@@ -1,0 +1,181 @@
+// The `nardy` tool as a user runs it: `nardy legal` output format and agreement with the
+// library, and bad input giving a message on stderr with exit code 2 (`legal`, `show`), plus
+// `--help`. The tool's path comes from CMake (NARDY_CLI_PATH); without it the tests skip.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/movegen.h"
+#include "core/notation.h"
+#include "core/pos_text.h"
+#include "tests/support/position_sampler.h"
+
+namespace nardy::testing {
+namespace {
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Runs the tool with the given arguments (each quoted for the shell).
+CliRun run_nardy(const std::vector<std::string>& args) {
+#ifdef NARDY_CLI_PATH
+  char out_path[] = "/tmp/nardy_cli_out_XXXXXX";
+  char err_path[] = "/tmp/nardy_cli_err_XXXXXX";
+  int fo = mkstemp(out_path), fe = mkstemp(err_path);
+  close(fo);
+  close(fe);
+  std::string cmd = quote(NARDY_CLI_PATH);
+  for (const std::string& a : args) cmd += " " + quote(a);
+  cmd += " >" + std::string(out_path) + " 2>" + std::string(err_path) + " </dev/null";
+  int status = std::system(cmd.c_str());
+  CliRun r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out_path);
+  r.err = slurp(err_path);
+  std::remove(out_path);
+  std::remove(err_path);
+  return r;
+#else
+  (void)args;
+  return {};
+#endif
+}
+
+class NardyCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+#ifndef NARDY_CLI_PATH
+    GTEST_SKIP() << "the nardy tool is not part of this build";
+#endif
+  }
+};
+
+const std::string kStart = "0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w";
+
+TEST_F(NardyCli, LegalPrintsPosTabNotation) {
+  CliRun r = run_nardy({"legal", kStart, "6", "5"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "0,0,0,0,0,0,0,0,0,0,0,-15,1,0,0,0,0,0,0,0,0,0,0,14 b\t24/13\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST_F(NardyCli, LegalAppliesRules) {
+  CliRun standard = run_nardy({"legal", kStart, "6", "6", "--rule", "opening=any_roll"});
+  EXPECT_EQ(standard.exit_code, 0);
+  EXPECT_EQ(standard.out, "0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,2,0,0,0,0,0,13 b\t24/18(2)\n");
+  CliRun none = run_nardy({"legal", kStart, "6", "6", "--rule", "head_exception=none"});
+  EXPECT_EQ(none.exit_code, 0);
+  EXPECT_EQ(none.out, "0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,1,0,0,0,0,0,14 b\t24/18\n");
+}
+
+TEST_F(NardyCli, LegalAcceptsThePositionAsTwoArguments) {
+  CliRun r =
+      run_nardy({"legal", "0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15", "w", "6", "5"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "0,0,0,0,0,0,0,0,0,0,0,-15,1,0,0,0,0,0,0,0,0,0,0,14 b\t24/13\n");
+}
+
+TEST_F(NardyCli, LegalPrintsAPass) {
+  // A lone White checker on 20, Black on 14 and 15: 6-5 cannot be played.
+  const std::string pos = "0,0,0,0,0,0,0,0,0,0,0,-13,0,-1,-1,0,0,0,0,1,0,0,0,0 w";
+  CliRun r = run_nardy({"legal", pos, "6", "5"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "0,0,0,0,0,0,0,0,0,0,0,-13,0,-1,-1,0,0,0,0,1,0,0,0,0 b\tpass\n");
+}
+
+// The tool prints exactly the library's results, sorted by position, on sampled positions.
+TEST_F(NardyCli, LegalAgreesWithTheLibrary) {
+  Rng rng(31);
+  for (int i = 0; i < 4; ++i) {
+    Position pos = scattered_position(rng, kAllScatters[i]);
+    Dice dice = random_dice(rng);
+    Rules rules;
+    if (i % 2 == 1) rules.set("head_exception", "strict");
+    MoveList moves = legal_moves(pos, dice, rules);
+    sort_by_position(moves);
+    std::string expected;
+    for (const MoveResult& m : moves)
+      expected += format_pos(m.position) + "\t" + format_move(m.move) + "\n";
+    CliRun r =
+        run_nardy({"legal", format_pos(pos), std::to_string(dice.d1), std::to_string(dice.d2),
+                   "--rule", "head_exception=" + rules.get("head_exception")});
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_EQ(r.out, expected) << format_pos(pos) << " " << format_dice(dice);
+  }
+}
+
+TEST_F(NardyCli, LegalRejectsBadInput) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"legal", "1,2,3 w", "6", "5"},
+       "nardy: position '1,2,3 w': expected 24 point counts, got 3\n"},
+      {{"legal", kStart, "7", "5"}, "nardy: legal: die '7' is not 1..6\n"},
+      {{"legal", kStart, "6", "x"}, "nardy: legal: die 'x' is not 1..6\n"},
+      {{"legal", kStart, "6"}, "nardy: legal: expected POS D1 D2, got 2 arguments\n"},
+      {{"legal", kStart, "6", "5", "--rule", "head_exception=loose"},
+       "nardy: rule 'head_exception': unknown value 'loose' (expected one of: standard, strict, "
+       "none)\n"},
+      {{"legal", kStart, "6", "5", "--rule", "cube"},
+       "nardy: rule 'cube': expected KEY=VALUE, e.g. opening=any_roll\n"},
+      {{"legal", "0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,0 w", "6", "5"},
+       "nardy: legal: the side to move has no checkers left (the game is over)\n"},
+  };
+  for (const Case& c : cases) {
+    CliRun r = run_nardy(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.message;
+    EXPECT_EQ(r.err, c.message);
+    EXPECT_EQ(r.out, "");
+  }
+}
+
+TEST_F(NardyCli, ShowDrawsAndRejectsBadInput) {
+  CliRun ok = run_nardy({"show", kStart});
+  EXPECT_EQ(ok.exit_code, 0);
+  EXPECT_NE(ok.out.find("POS " + kStart), std::string::npos) << ok.out;
+  EXPECT_NE(ok.out.find("ID  "), std::string::npos) << ok.out;
+  CliRun bad_id = run_nardy({"show", "x"});
+  EXPECT_EQ(bad_id.exit_code, 2);
+  EXPECT_EQ(bad_id.err, "nardy: position ID 'x': expected 14 characters, got 1\n");
+  CliRun bad_pos = run_nardy({"show", "1,2 w"});
+  EXPECT_EQ(bad_pos.exit_code, 2);
+  EXPECT_EQ(bad_pos.err, "nardy: position '1,2 w': expected 24 point counts, got 2\n");
+}
+
+TEST_F(NardyCli, HelpAndMissingCommand) {
+  CliRun help = run_nardy({"--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("legal"), std::string::npos);
+  EXPECT_NE(help.out.find("show"), std::string::npos);
+  CliRun none = run_nardy({});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err, "");
+  CliRun unknown = run_nardy({"frobnicate"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err, "");
+}
+
+}  // namespace
+}  // namespace nardy::testing

@@ -1,0 +1,275 @@
+// Search: expectimax values against a brute-force reference, a hand-checked 1-ply choice, the
+// move filter, exact values at the end of the game, and the evaluation cache.
+#include "selfplay/search/search.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/error.h"
+#include "core/game.h"
+#include "core/notation.h"
+#include "core/pos_text.h"
+#include "tests/selfplay/test_evaluators.h"
+#include "tests/support/position_sampler.h"
+
+namespace nardy {
+namespace {
+
+using testing::ConstantEvaluator;
+using testing::HashEvaluator;
+using testing::RaceEvaluator;
+using testing::random_game_position;
+
+// Reference: value(pos, depth) straight from the definition in search.h, no filter, no cache,
+// on HashEvaluator's static values.
+Evaluation reference_value(const Position& pos, int depth, const Rules& rules) {
+  const Side me = pos.side_to_move();
+  if (auto o = game_outcome(pos, rules)) {
+    const int pts = o->points_for(me);
+    return Evaluation{pts > 0 ? 1.f : 0.f, pts == 2 ? 1.f : 0.f, pts == -2 ? 1.f : 0.f,
+                      o->is_draw() ? 1.f : 0.f};
+  }
+  if (depth == 0) return HashEvaluator::value(pos);
+  double acc[4] = {0, 0, 0, 0};
+  for (const auto& r : kDistinctRolls) {
+    Evaluation best;
+    double best_eq = -1e9;
+    for (const auto& m : legal_moves(pos, r.dice, rules)) {
+      const Evaluation v = reference_value(m.position, depth - 1, rules).flipped();
+      if (v.equity() > best_eq) best_eq = v.equity(), best = v;
+    }
+    acc[0] += r.weight36 / 36.0 * best.win;
+    acc[1] += r.weight36 / 36.0 * best.win_mars;
+    acc[2] += r.weight36 / 36.0 * best.lose_mars;
+    acc[3] += r.weight36 / 36.0 * best.draw;
+  }
+  return Evaluation{float(acc[0]), float(acc[1]), float(acc[2]), float(acc[3])};
+}
+
+TEST(Search, OnePlyBlocksTheOpponentsOnlyEscapeRolls) {
+  // Given White to move with one checker on 16 and 14 on the head, and Black with a single
+  // checker left on 15 (Black's route 3; 14 borne off):
+  //     13 14 15 16 ... 24
+  //      .  .  b  W ...  W(14)
+  // Black bears off next turn with every roll unless White stands in the way. A White
+  // checker on 13 (Black's route 1) stops 1-1 (15/14/13 blocked) and 2-2 (15/13 blocked, no
+  // other two): Black escapes with 34/36. On 14 it stops only 1-1: 35/36. White has nothing
+  // off, so Black's win is a mars (2 points).
+  const Position pos = parse_pos("0,0,0,0,0,0,0,0,0,0,0,0,0,0,-1,1,0,0,0,0,0,0,0,14 w");
+  const Rules rules;
+  MoveList moves = legal_moves(pos, Dice{3, 2}, rules);
+  ConstantEvaluator constant;
+  Search search(constant, rules);
+  std::vector<ScoredMove> scored;
+  // When White plays 3-2 at 1-ply with an evaluator that sees every position as even,
+  search.score_moves(pos, moves, 1, scored);
+  // Then it plays 16/13 24/22, worth -2 * 34/36, ahead of 16/14 24/21 at -2 * 35/36.
+  ASSERT_GE(scored.size(), 3u);
+  EXPECT_EQ(format_move(moves[scored[0].index].move), "24/22 16/13");
+  EXPECT_NEAR(scored[0].equity(), -2.0 * 34 / 36, 1e-5);
+  EXPECT_EQ(format_move(moves[scored[1].index].move), "24/21 16/14");
+  EXPECT_NEAR(scored[1].equity(), -2.0 * 35 / 36, 1e-5);
+  for (size_t k = 2; k < scored.size(); ++k) EXPECT_NEAR(scored[k].equity(), -2.0, 1e-5);
+  // At 0-ply every result looks the same (equity 0).
+  search.score_moves(pos, moves, 0, scored);
+  for (const auto& s : scored) EXPECT_NEAR(s.equity(), 0.0, 1e-6);
+}
+
+TEST(Search, OnePlyValuesEqualTheBruteForceExpectimax) {
+  const Rules rules;
+  HashEvaluator hash;
+  SearchOptions so;
+  so.filter_keep = 1000;
+  so.filter_delta = 100;  // no filter: every candidate gets the full 1-ply value
+  Search search(hash, rules, so);
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    const Position pos = random_game_position(seed, 30);
+    MoveList moves = legal_moves(pos, Dice{5, 2}, rules);
+    std::vector<ScoredMove> scored;
+    search.score_moves(pos, moves, 1, scored);
+    ASSERT_EQ(scored.size(), moves.size());
+    double best_ref = -1e9;
+    for (const auto& s : scored) {
+      EXPECT_EQ(s.ply, 1);
+      const Evaluation ref = reference_value(moves[s.index].position, 1, rules).flipped();
+      EXPECT_NEAR(s.eval.win, ref.win, 1e-5);
+      EXPECT_NEAR(s.eval.win_mars, ref.win_mars, 1e-5);
+      EXPECT_NEAR(s.eval.lose_mars, ref.lose_mars, 1e-5);
+      EXPECT_NEAR(s.equity(), ref.equity(), 1e-5);
+      best_ref = std::max(best_ref, double(ref.equity()));
+    }
+    // The first is the expectimax best.
+    EXPECT_NEAR(scored[0].equity(), best_ref, 1e-6);
+  }
+}
+
+TEST(Search, TwoPlyEqualsBruteForceOnASmallEndgame) {
+  // White 3 checkers in home, Black 3 in home: few results per roll.
+  const Position pos = parse_pos("1,0,0,1,0,1,0,0,0,0,0,0,-1,0,-1,0,0,-1,0,0,0,0,0,0 w");
+  const Rules rules;
+  HashEvaluator hash;
+  SearchOptions so;
+  so.filter_keep = 1000;
+  so.filter_delta = 100;
+  Search search(hash, rules, so);
+  for (int depth : {1, 2}) {
+    const Evaluation got = search.evaluate(pos, depth);
+    const Evaluation ref = reference_value(pos, depth, rules);
+    EXPECT_NEAR(got.win, ref.win, 1e-5) << "depth " << depth;
+    EXPECT_NEAR(got.equity(), ref.equity(), 1e-5) << "depth " << depth;
+  }
+}
+
+TEST(Search, FilterKeepsTheBestKWithinDelta) {
+  const Rules rules;
+  HashEvaluator hash;
+  SearchOptions so;
+  so.filter_keep = 2;
+  Search search(hash, rules, so);
+  const Position pos = random_game_position(5, 20);
+  MoveList moves = legal_moves(pos, Dice{6, 3}, rules);
+  ASSERT_GT(moves.size(), 3u);
+  std::vector<ScoredMove> zero, one;
+  search.score_moves(pos, moves, 0, zero);
+  search.score_moves(pos, moves, 1, one);
+  int deep = 0, expected = 0;
+  for (const auto& s : one) deep += s.ply == 1;
+  for (size_t k = 0; k < 2; ++k) expected += zero[k].equity() >= zero[0].equity() - 0.16;
+  EXPECT_EQ(deep, expected);
+  // The deep ones are among the 0-ply best two, and come first.
+  for (int k = 0; k < deep; ++k) {
+    EXPECT_EQ(one[static_cast<size_t>(k)].ply, 1);
+    EXPECT_TRUE(one[static_cast<size_t>(k)].index == zero[0].index ||
+                one[static_cast<size_t>(k)].index == zero[1].index);
+  }
+  // A zero delta keeps only the 0-ply best.
+  SearchOptions narrow;
+  narrow.filter_delta = 0;
+  Search s2(hash, rules, narrow);
+  s2.score_moves(pos, moves, 1, one);
+  EXPECT_EQ(one[0].ply, 1);
+  EXPECT_EQ(one[0].index, zero[0].index);
+  EXPECT_EQ(one[1].ply, 0);
+}
+
+TEST(Search, RepeatedPositionsAreEvaluatedOnce) {
+  const Rules rules;
+  RaceEvaluator race;
+  Search search(race, rules);
+  const Position pos = random_game_position(8, 25);
+  const Evaluation first = search.evaluate(pos, 1);
+  const uint64_t sent = search.evaluator_positions();
+  const uint64_t hits = search.cache().hits();
+  EXPECT_GT(sent, 0u);
+  // When the same value is asked again, then nothing new reaches the evaluator.
+  const Evaluation again = search.evaluate(pos, 1);
+  EXPECT_EQ(search.evaluator_positions(), sent);
+  EXPECT_GT(search.cache().hits(), hits);
+  EXPECT_EQ(first.win, again.win);
+  EXPECT_EQ(race.positions, static_cast<int64_t>(sent));
+  // Its children's static values are cached too: the 0-ply ranking of any roll is free.
+  MoveList moves = legal_moves(pos, Dice{4, 1}, rules);
+  std::vector<ScoredMove> scored;
+  search.score_moves(pos, moves, 0, scored);
+  // (the candidates are children of pos, not grandchildren: they may be new)
+  const uint64_t after_rank = search.evaluator_positions();
+  search.score_moves(pos, moves, 0, scored);
+  EXPECT_EQ(search.evaluator_positions(), after_rank);
+  // Without a cache every call goes to the evaluator.
+  SearchOptions none;
+  none.cache_bits = 0;
+  Search uncached(race, rules, none);
+  uncached.evaluate(pos, 1);
+  const uint64_t once = uncached.evaluator_positions();
+  uncached.evaluate(pos, 1);
+  EXPECT_EQ(uncached.evaluator_positions(), 2 * once);
+}
+
+TEST(EvalCache, NeverReturnsAnotherPositionsValue) {
+  EvalCache cache(2);  // 4 slots: many positions share a slot
+  std::vector<Position> ps;
+  for (uint64_t s = 1; s <= 40; ++s)
+    ps.push_back(random_game_position(s, 10 + static_cast<int>(s)));
+  for (size_t i = 0; i < ps.size(); ++i) {
+    cache.store(ps[i], 0, HashEvaluator::value(ps[i]));
+    for (size_t j = 0; j <= i; ++j) {
+      Evaluation e;
+      if (cache.lookup(ps[j], 0, e)) EXPECT_EQ(e.win, HashEvaluator::value(ps[j]).win);
+      EXPECT_FALSE(cache.lookup(ps[j], 1, e) && ps[j] != ps[i]);  // depth is part of the key
+    }
+    Evaluation e;
+    EXPECT_TRUE(cache.lookup(ps[i], 0, e));  // the last store is always there
+  }
+  EXPECT_THROW(EvalCache(40), Error);
+}
+
+TEST(EvalCache, NewGenerationForgetsEverything) {
+  EvalCache cache(8);
+  const Position a = random_game_position(1, 12), b = random_game_position(2, 12);
+  cache.store(a, 0, HashEvaluator::value(a));
+  cache.store(b, 1, HashEvaluator::value(b));
+  Evaluation e;
+  EXPECT_TRUE(cache.lookup(a, 0, e));
+  cache.new_generation();
+  EXPECT_FALSE(cache.lookup(a, 0, e));
+  EXPECT_FALSE(cache.lookup(b, 1, e));
+  cache.store(a, 0, HashEvaluator::value(a));
+  EXPECT_TRUE(cache.lookup(a, 0, e));
+  EXPECT_EQ(e.win, HashEvaluator::value(a).win);
+}
+
+TEST(Search, ExactValuesAtTheEnd) {
+  Rules rules;
+  // A finished game: White has borne off all, Black none -> Black to move has lost a mars.
+  const Position done = parse_pos("0,0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0 b");
+  auto e = exact_evaluation(done, rules);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->win, 0);
+  EXPECT_EQ(e->lose_mars, 1);
+  EXPECT_EQ(e->equity(), -2);
+  // Under last_roll_draw the same board is Black's last turn: all 15 stand on Black's route
+  // 1, so any roll bears off two or four — not all 15 (a loss), but no longer a mars, which
+  // is judged after that turn.
+  rules.last_roll_draw = true;
+  e = exact_evaluation(done, rules);
+  ASSERT_TRUE(e);
+  EXPECT_NEAR(e->equity(), -1, 1e-6);
+  EXPECT_NEAR(e->lose_mars, 0, 1e-6);
+  // One Black checker on its route 2 (point 14): every roll bears it off -> a sure draw.
+  const Position last = parse_pos("0,0,0,0,0,0,0,0,0,0,0,0,0,-1,0,0,0,0,0,0,0,0,0,0 b");
+  e = exact_evaluation(last, rules);
+  ASSERT_TRUE(e);
+  EXPECT_NEAR(e->draw, 1.0, 1e-6);
+  // Two Black checkers on route 6 (point 18): only some rolls bear both off; the draw
+  // chance must equal a direct count over the 21 rolls.
+  const Position two = parse_pos("0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,-2,0,0,0,0,0,0 b");
+  double draws = 0;
+  for (const auto& r : kDistinctRolls) {
+    bool can = false;
+    for (const auto& m : legal_moves(two, r.dice, rules))
+      can |= m.position.off(Side::Black) == kNumCheckers;
+    draws += can ? r.weight36 / 36.0 : 0;
+  }
+  e = exact_evaluation(two, rules);
+  ASSERT_TRUE(e);
+  EXPECT_NEAR(e->draw, draws, 1e-6);
+  EXPECT_GT(draws, 0.0);
+  EXPECT_LT(draws, 1.0);
+  EXPECT_NEAR(e->win, 0, 1e-6);
+  // Not decided: the start.
+  EXPECT_FALSE(exact_evaluation(Position::start(), rules));
+}
+
+TEST(Search, BadOptionsAreErrors) {
+  ConstantEvaluator c;
+  SearchOptions o;
+  o.filter_keep = 0;
+  EXPECT_THROW(Search(c, Rules{}, o), Error);
+  o.filter_keep = 3;
+  o.filter_delta = -1;
+  EXPECT_THROW(Search(c, Rules{}, o), Error);
+}
+
+}  // namespace
+}  // namespace nardy

@@ -1,0 +1,252 @@
+// TrainConfig: defaults, every kind of validation error (in a file and via --set, with the
+// file and key path named), overrides, the YAML round trip and schedules.
+#include "selfplay/training/config.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/error.h"
+#include "tests/support/error_of.h"
+#include "tests/support/temp_dir.h"
+
+namespace nardy {
+namespace {
+
+using testing::error_of;
+using testing::TempDir;
+
+std::string write_file(const TempDir& dir, const std::string& name, const std::string& text) {
+  const std::string path = dir.file(name);
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(Config, EmptyTextGivesTheDefaults) {
+  TrainConfig c = parse_config("", "empty.yaml");
+  EXPECT_EQ(c, TrainConfig{});
+  EXPECT_EQ(c.net.hidden, std::vector<int>{128});
+  EXPECT_EQ(c.eval.opponents, (std::vector<std::string>{"random", "heuristic"}));
+  EXPECT_EQ(c.best_opponent(), "heuristic");
+  EXPECT_EQ(c.net_shape().encoder, "raw-v1");
+  EXPECT_EQ(c.net_shape().num_outputs, 3);
+}
+
+TEST(Config, ReadsEverySection) {
+  TrainConfig c = parse_config(R"(
+run: {name: r1, dir: out, seed: 7, threads: 3, merge_every: 5}
+rules: {opening: any_roll, head_exception: strict, last_roll_draw: true, next_game_starter: previous_winner}
+net: {encoder: extended, hidden: [40], activation: tanh, backend: libtorch}
+td: {alpha: 0.2, alpha_schedule: exponential, alpha_final: 0.02, lambda: 0.5,
+     lambda_schedule: linear, lambda_final: 0.1, epsilon: 0.1, epsilon_schedule: linear, epsilon_final: 0}
+train: {games: 50, checkpoint_every: 10, keep_last: 2, eval_every: 25}
+eval: {opponents: [random], games: 20, final_games: 40, threads: 1, best_by: random}
+log: {progress: false, interval_s: 5, metrics_every: 5}
+)",
+                               "all.yaml");
+  EXPECT_EQ(c.run.name, "r1");
+  EXPECT_EQ(c.run_path(), "out/r1");
+  EXPECT_EQ(c.run.seed, 7u);
+  EXPECT_EQ(c.rules.opening, Opening::AnyRoll);
+  EXPECT_EQ(c.rules.head_exception, HeadException::Strict);
+  EXPECT_TRUE(c.rules.last_roll_draw);
+  EXPECT_EQ(c.net_shape().num_outputs, 4);
+  EXPECT_EQ(c.net_shape().encoder, "extended-v1");
+  EXPECT_EQ(c.td.alpha.kind, ScheduleKind::Exponential);
+  EXPECT_DOUBLE_EQ(c.td.alpha.final, 0.02);
+  EXPECT_DOUBLE_EQ(c.td.lambda.start, 0.5);
+  EXPECT_EQ(c.td.lambda.kind, ScheduleKind::Linear);
+  EXPECT_DOUBLE_EQ(c.td.lambda.at(0.5), 0.3);
+  EXPECT_EQ(c.run.threads, 3);
+  EXPECT_EQ(c.run.merge_every, 5);
+  EXPECT_EQ(c.td.epsilon.kind, ScheduleKind::Linear);
+  EXPECT_EQ(c.train.keep_last, 2);
+  EXPECT_EQ(c.eval_final_games(), 40);
+  EXPECT_EQ(c.eval_threads(), 1);
+  EXPECT_FALSE(c.log.progress);
+  EXPECT_EQ(c.log.metrics_every, 5);
+}
+
+TEST(Config, UnknownKeyInAFileNamesTheFileAndTheKey) {
+  TempDir dir;
+  const std::string path = write_file(dir, "unknown.yaml", "td:\n  lamda: 0.5\n");
+  const std::string msg = error_of([&] { load_config(path); });
+  EXPECT_NE(msg.find("config '" + path + "'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("unknown key 'td.lamda'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("lambda"), std::string::npos) << msg;  // lists the known keys
+}
+
+TEST(Config, UnknownSectionIsAnError) {
+  const std::string msg = error_of([] { parse_config("trainer: {games: 3}", "s.yaml"); });
+  EXPECT_NE(msg.find("unknown section 'trainer'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("config 's.yaml'"), std::string::npos) << msg;
+}
+
+TEST(Config, WrongTypeNamesKeyAndExpectation) {
+  EXPECT_EQ(error_of([] { parse_config("train: {games: many}", "t.yaml"); }),
+            "config 't.yaml': train.games: expected an integer in [1, 10000000000], got 'many'");
+  EXPECT_EQ(
+      error_of([] { parse_config("net: {hidden: 128}", "t.yaml"); }),
+      "config 't.yaml': net.hidden: expected a list of 1..4 integers in [1, 4096], got '128'");
+  EXPECT_EQ(error_of([] { parse_config("log: {progress: maybe}", "t.yaml"); }),
+            "config 't.yaml': log.progress: expected true or false, got 'maybe'");
+  EXPECT_EQ(error_of([] { parse_config("td: {alpha: [1]}", "t.yaml"); }),
+            "config 't.yaml': td.alpha: expected a number in (0.0, 10.0], got a list");
+  EXPECT_EQ(
+      error_of([] { parse_config("td: 3", "t.yaml"); }).find("config 't.yaml': td: expected a map"),
+      0u);
+}
+
+TEST(Config, OutOfRangeNamesKeyAndRange) {
+  EXPECT_EQ(error_of([] { parse_config("td: {lambda: 1.5}", "r.yaml"); }),
+            "config 'r.yaml': td.lambda: expected a number in [0.0, 1.0], got '1.5'");
+  EXPECT_EQ(error_of([] { parse_config("td: {alpha: 0}", "r.yaml"); }),
+            "config 'r.yaml': td.alpha: expected a number in (0.0, 10.0], got '0'");
+  EXPECT_EQ(error_of([] { parse_config("run: {threads: 0}", "r.yaml"); }),
+            "config 'r.yaml': run.threads: expected an integer in [1, 256], got '0'");
+  EXPECT_EQ(
+      error_of([] { parse_config("rules: {opening: sometimes}", "r.yaml"); }),
+      "config 'r.yaml': rules.opening: expected one of no_doubles, any_roll, got 'sometimes'");
+  EXPECT_EQ(
+      error_of([] { parse_config("run: {name: a/b}", "r.yaml"); }),
+      "config 'r.yaml': run.name: expected a name of letters, digits, '.', '_' or '-', got 'a/b'");
+}
+
+TEST(Config, CrossFieldRules) {
+  EXPECT_NE(
+      error_of([] {
+        parse_config("net: {hidden: [64, 32]}", "x.yaml");
+      }).find("config 'x.yaml': net.hidden: the fast backend supports exactly one hidden layer"),
+      std::string::npos);
+  EXPECT_NO_THROW(parse_config("net: {hidden: [64, 32], backend: libtorch}", "x.yaml"));
+  EXPECT_NO_THROW(parse_config("net: {backend: libtorch}\nrun: {threads: 2}", "x.yaml"));
+  EXPECT_NE(error_of([] {
+              parse_config("td: {epsilon_schedule: exponential, epsilon: 0.1}", "x.yaml");
+            }).find("td.epsilon_final: an exponential schedule needs"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              parse_config("td: {lambda_schedule: exponential, lambda_final: 0}", "x.yaml");
+            })
+                .find("td.lambda_final: an exponential schedule needs td.lambda and "
+                      "td.lambda_final above 0"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              parse_config("td: {lambda_final: 1.2}", "x.yaml");
+            }).find("td.lambda_final: expected a number in"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              parse_config("run: {merge_every: 0}", "x.yaml");
+            }).find("run.merge_every: expected an integer"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              parse_config("eval: {opponents: [random, wizard]}", "x.yaml");
+            }).find("config 'x.yaml': eval.opponents[1]: agent 'wizard'"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              parse_config("eval: {opponents: [random], best_by: heuristic}", "x.yaml");
+            }).find("eval.best_by: expected one of eval.opponents, got 'heuristic'"),
+            std::string::npos);
+}
+
+TEST(Config, InvalidYamlNamesTheFile) {
+  const std::string msg = error_of([] { parse_config("td: {alpha: 0.1", "bad.yaml"); });
+  EXPECT_EQ(msg.find("config 'bad.yaml': not valid YAML"), 0u) << msg;
+  EXPECT_NE(error_of([] { load_config("/nonexistent/x.yaml"); }).find("cannot open"),
+            std::string::npos);
+}
+
+TEST(ConfigOverride, AppliesWithTheSameKeyPaths) {
+  TrainConfig c;
+  apply_override(c, "td.lambda=0.3");
+  apply_override(c, "net.hidden=[40]");
+  apply_override(c, "eval.opponents=[random]");
+  apply_override(c, "rules.last_roll_draw=true");
+  apply_override(c, "run.name=other");
+  EXPECT_DOUBLE_EQ(c.td.lambda.start, 0.3);
+  EXPECT_EQ(c.net.hidden, std::vector<int>{40});
+  EXPECT_EQ(c.eval.opponents, std::vector<std::string>{"random"});
+  EXPECT_TRUE(c.rules.last_roll_draw);
+  EXPECT_EQ(c.run.name, "other");
+}
+
+TEST(ConfigOverride, ErrorsNameTheAssignmentTheFileAndTheKey) {
+  TempDir dir;
+  const std::string path = write_file(dir, "base.yaml", "td: {lambda: 0.5}\n");
+  EXPECT_EQ(error_of([&] { load_config(path, {"td.lambda=2"}); }),
+            "config '" + path +
+                "', --set td.lambda=2: td.lambda: expected a number in [0.0, 1.0], got '2'");
+  EXPECT_EQ(error_of([&] { load_config(path, {"train.games=lots"}); }),
+            "config '" + path +
+                "', --set train.games=lots: train.games: expected an integer in [1, 10000000000], "
+                "got 'lots'");
+  const std::string unknown = error_of([&] { load_config(path, {"td.lamda=0.1"}); });
+  EXPECT_EQ(unknown.find("config '" + path + "', --set td.lamda=0.1: unknown key 'td.lamda'"), 0u)
+      << unknown;
+  EXPECT_NE(error_of([&] { load_config(path, {"lambda"}); }).find("expected KEY=VALUE"),
+            std::string::npos);
+  // A failed override leaves the config unchanged.
+  TrainConfig c;
+  EXPECT_THROW(apply_override(c, "td.alpha=-1"), Error);
+  EXPECT_EQ(c, TrainConfig{});
+}
+
+TEST(ConfigOverride, SeveralOverridesAreOneChangeWhateverTheirOrder) {
+  // Two hidden layers are valid only with the libtorch backend: one at a time, either order
+  // would fail the cross-field check; together they are accepted in both orders.
+  for (const auto& order :
+       {std::vector<std::string>{"net.hidden=[64,32]", "net.backend=libtorch"},
+        std::vector<std::string>{"net.backend=libtorch", "net.hidden=[64,32]"}}) {
+    TrainConfig c;
+    apply_overrides(c, order);
+    EXPECT_EQ(c.net.hidden, (std::vector<int>{64, 32}));
+    EXPECT_EQ(c.net.backend, "libtorch");
+  }
+  TrainConfig c;
+  EXPECT_THROW(apply_override(c, "net.hidden=[64,32]"), Error);
+  // A combination that stays invalid names every assignment and leaves the config unchanged.
+  const std::string msg = error_of([&] {
+    apply_overrides(c, {"td.lambda=0.5", "net.hidden=[64,32]"}, "x.yaml");
+  });
+  EXPECT_EQ(msg.find("config 'x.yaml', --set td.lambda=0.5 --set net.hidden=[64,32]: net.hidden:"),
+            0u)
+      << msg;
+  EXPECT_EQ(c, TrainConfig{});
+}
+
+TEST(Config, YamlRoundTripIsExact) {
+  TrainConfig c;
+  apply_override(c, "td.alpha=0.123456789");
+  apply_override(c, "td.alpha_schedule=linear");
+  apply_override(c, "run.seed=18446744073709551615");
+  apply_override(c, "eval.opponents=[random]");
+  apply_override(c, "rules.head_exception=none");
+  apply_override(c, "net.hidden=[3]");
+  const std::string yaml = to_yaml(c);
+  EXPECT_EQ(parse_config(yaml, "roundtrip"), c) << yaml;
+  EXPECT_EQ(to_yaml(parse_config(yaml, "roundtrip")), yaml);
+  // Every documented key appears in the written config.
+  for (const auto& k : config_keys()) {
+    const std::string leaf = k.path.substr(k.path.find('.') + 1);
+    EXPECT_NE(yaml.find("  " + leaf + ":"), std::string::npos) << k.path;
+  }
+}
+
+TEST(Schedule, ConstantLinearExponential) {
+  Schedule constant{ScheduleKind::Constant, 0.1, 0.01};
+  EXPECT_DOUBLE_EQ(constant.at(0), 0.1);
+  EXPECT_DOUBLE_EQ(constant.at(0.7), 0.1);
+  Schedule linear{ScheduleKind::Linear, 0.1, 0.02};
+  EXPECT_DOUBLE_EQ(linear.at(0), 0.1);
+  EXPECT_NEAR(linear.at(0.5), 0.06, 1e-15);
+  EXPECT_NEAR(linear.at(1), 0.02, 1e-15);
+  EXPECT_NEAR(linear.at(2), 0.02, 1e-15);  // clamped past the plan
+  Schedule expo{ScheduleKind::Exponential, 0.1, 0.001};
+  EXPECT_NEAR(expo.at(0.5), 0.01, 1e-12);  // geometric mean halfway
+  EXPECT_NEAR(expo.at(1), 0.001, 1e-15);
+  EXPECT_NEAR(expo.at(-1), 0.1, 1e-15);
+  EXPECT_EQ(parse_schedule_kind("linear"), ScheduleKind::Linear);
+  EXPECT_THROW(parse_schedule_kind("cosine"), Error);
+}
+
+}  // namespace
+}  // namespace nardy
