@@ -148,14 +148,13 @@ inline PyAgentPtr spec_agent(const std::string& spec) {
   auto a = std::make_shared<PyAgent>();
   a->spec = spec;
   a->make = [spec](const Rules& rules) { return make_agent(spec, rules); };
-  if (spec.rfind("net:", 0) == 0) {
-    NetAgentSpec s = parse_net_agent_spec(std::string_view(spec).substr(4));
+  if (auto s = net_agent_spec(spec)) {
     try {
-      a->net = load_shared_net(s.path);
+      a->net = load_shared_net(s->path);
     } catch (const Error& e) {
       throw Error("agent '" + spec + "': " + e.what());
     }
-    a->net_options = s.options;
+    a->net_options = s->options;
   }
   a->instance = a->make(a->rules);  // validates the spec now, with the library's message
   return a;

@@ -26,6 +26,7 @@
 #include "nn/evaluation.h"
 #include "nn/value_net.h"
 #include "selfplay/search/net_agent.h"
+#include "selfplay/search/shipped_models.h"
 #include "selfplay/search/search.h"
 
 namespace nardy::py_bind {
@@ -429,6 +430,22 @@ void bind_value_net(py::module_& m) {
       py::arg("path"),
       "Loads a checkpoint (a nardy TorchScript file) as a ValueNet. NardyError names the path and\n"
       "the problem for a missing, damaged or foreign file.");
+  m.def(
+      "load_model",
+      [](const std::string& name) {
+        const std::string path = name == "default" ? find_model(kDefaultModel) : find_model(name);
+        py::gil_scoped_release nogil;
+        return ValueNet::load(path);
+      },
+      py::arg("name") = "default",
+      "A model shipped with nardy (models/NAME.pt; models/README.md is its card) as a ValueNet.\n"
+      "'default' is the strongest one, the agent spec 'default'. NardyError names the folders\n"
+      "searched when it is missing ($NARDY_MODEL_DIR overrides them) and the problem when the\n"
+      "file is damaged.");
+  m.def(
+      "find_model", [](const std::string& name) { return find_model(name); }, py::arg("name"),
+      "The checkpoint path of shipped model NAME (NardyError when it is not found)");
+  m.def("list_models", &list_models, "The names of the shipped models that were found");
   m.def("set_torch_threads", &set_torch_threads, py::arg("n"),
         "LibTorch's intra-op threads for this process (default 1; nn/value_net.h)");
 }

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <iostream>
 #include <string>
+#include <string_view>
 
 #include "cli/command.h"
 
@@ -20,8 +21,12 @@ bool runs_here(int argc, char** argv) {
   if (argc < 2) return false;
   std::string cmd = argv[1];
   if (cmd != "legal" && cmd != "show" && cmd != "selfplay") return false;
-  for (int i = 2; i < argc; ++i)
-    if (std::strstr(argv[i], "net:") != nullptr) return false;  // network agents need torch
+  for (int i = 2; i < argc; ++i) {  // agents with a network (net:, model:, default) need torch
+    const std::string_view arg = argv[i];
+    if (arg.find("net:") != arg.npos || arg.find("model:") != arg.npos ||
+        arg.find("default") != arg.npos)
+      return false;
+  }
   return true;
 }
 

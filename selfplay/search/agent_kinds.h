@@ -3,21 +3,30 @@
 //   random                              uniformly random legal result (selfplay/agents/agent.h)
 //   heuristic                           hand-written strategy (selfplay/agents/heuristic_agent.h)
 //   net:PATH[:ply=N][:noise=S][:...]    a value-network checkpoint (selfplay/search/net_agent.h)
+//   model:NAME[:ply=N][:...]            a model shipped in models/
+//   (selfplay/search/shipped_models.h) default[:ply=N][:...]               the default shipped
+//   model (model:<kDefaultModel>)
 //
 // A new kind of agent is added here: a branch in make_agent, a line above, and its name in
 // unknown_agent_kind's list (selfplay/agents/agent.cpp).
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "core/rules.h"
 #include "selfplay/agents/agent.h"
+#include "selfplay/search/net_agent.h"
 
 namespace nardy {
 
 // Creates an agent from its spec for the given rules. Throws Error naming the spec on an
-// unknown kind, a bad option or a checkpoint that cannot be loaded.
+// unknown kind, a bad option or a checkpoint that cannot be found or loaded.
 std::unique_ptr<Agent> make_agent(std::string_view spec, const Rules& rules);
+
+// The checkpoint path and options of a spec that names a net (net:, model:, default); nullopt
+// for every other kind. Throws Error naming the spec on bad options or a model not found.
+std::optional<NetAgentSpec> net_agent_spec(std::string_view spec);
 
 }  // namespace nardy

@@ -127,8 +127,9 @@ T parse_number(std::string_view text, const std::string& spec, const std::string
 
 }  // namespace
 
-NetAgentSpec parse_net_agent_spec(std::string_view args) {
-  const std::string spec = "net:" + std::string(args);
+NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_spec) {
+  const std::string spec =
+      whole_spec.empty() ? "net:" + std::string(args) : std::string(whole_spec);
   NetAgentSpec out;
   std::vector<std::string_view> parts;
   size_t start = 0;
@@ -195,19 +196,6 @@ ValueNet load_shared_net(const std::string& path) {
   auto net = std::make_shared<ValueNet>(ValueNet::load(path));
   nets[key] = Entry{mtime, size, net};
   return *net;
-}
-
-std::unique_ptr<Agent> make_net_agent_from_spec(std::string_view args, const Rules& rules) {
-  NetAgentSpec s = parse_net_agent_spec(args);
-  const std::string spec = "net:" + std::string(args);
-  ValueNet net = [&] {
-    try {
-      return load_shared_net(s.path);
-    } catch (const Error& e) {
-      throw Error("agent '" + spec + "': " + e.what());
-    }
-  }();
-  return std::make_unique<NetAgent>(net, s.options, rules, spec);
 }
 
 }  // namespace nardy

@@ -107,19 +107,16 @@ size_t choose_scored(const std::vector<ScoredMove>& scored, double noise, Rng& r
 std::unique_ptr<Agent> make_net_agent(const ValueNet& net, const NetAgentOptions& options,
                                       const Rules& rules, const std::string& spec = "net:<memory>");
 
-// A parsed "net:..." spec (the text after "net:").
+// A parsed "net:..." spec: `args` is the text after "net:" (PATH[:OPTION=VALUE...]). Errors
+// name `whole_spec` when given (e.g. "model:NAME:ply=9"), else "net:" + args.
 struct NetAgentSpec {
   std::string path;
   NetAgentOptions options;
 };
-NetAgentSpec parse_net_agent_spec(std::string_view args);
+NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_spec = {});
 
 // The net at `path`, loaded once per process and shared (reloaded if the file changes).
 // Throws Error naming the path if it is missing or not a checkpoint.
 ValueNet load_shared_net(const std::string& path);
-
-// The agent of a "net:" spec (`args` is the text after "net:"), its checkpoint loaded through
-// load_shared_net. Throws Error naming the spec. make_agent (agent_kinds.h) calls it.
-std::unique_ptr<Agent> make_net_agent_from_spec(std::string_view args, const Rules& rules);
 
 }  // namespace nardy
