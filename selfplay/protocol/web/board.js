@@ -326,10 +326,14 @@ async function analysis(kind) {
 }
 
 // ---- Wiring ----
+// Runs an action, shows its error, and marks the page busy meanwhile (body[data-busy]).
+let busy = 0;
 function guard(f) {
   return async (...args) => {
     showError(null);
+    document.body.dataset.busy = String(++busy);
     try { await f(...args); } catch (e) { showError(e); }
+    if (--busy === 0) delete document.body.dataset.busy;
   };
 }
 
@@ -360,8 +364,8 @@ async function main() {
     if (g) guard(clickPoint)(Number(g.dataset.point));
   });
   $('an-current').addEventListener('click', () => { if (S.position) $('an-pos').value = S.position.pos; });
-  $('an-run').addEventListener('click', () => analysis('analyze'));
-  $('an-eval').addEventListener('click', () => analysis('eval'));
+  $('an-run').addEventListener('click', guard(() => analysis('analyze')));
+  $('an-eval').addEventListener('click', guard(() => analysis('eval')));
   await newMatch();
 }
 
