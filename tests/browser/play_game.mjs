@@ -155,6 +155,7 @@ try {
   const legalCount = execFileSync(nardy, ['legal', startPos, '5', '3']).toString().trim()
                          .split('\n').length;
   assert.equal(rows, legalCount);
+  assert.match(await page.$eval('#an-method', (e) => e.textContent), /agent heuristic/);
   assert.ok(await page.$eval('#an-board svg', (s) => !!s));
   await page.screenshot({ path: path.join(artifactDir, 'web_board_analysis.png'), fullPage: true });
   await page.$eval('#an-pos', (e) => { e.value = '1,2,3 w'; });

@@ -307,12 +307,13 @@ async function analysis(kind) {
       return;
     }
     const a = await api('analyze', { pos, dice: $('an-dice').value, ...extra });
-    $('an-method').textContent = `${a.method}, agent ${a.agent_spec}; highlighted: the agent's choice`;
+    $('an-method').textContent = `${a.method}, agent ${a.agent}; highlighted: the agent's choice`;
     $('an-table').hidden = false;
     $('an-table').tBodies[0].replaceChildren(...a.moves.map((m, i) => {
       const tr = document.createElement('tr');
       if (m.agent_choice) tr.className = 'choice';
-      for (const v of [i + 1, m.notation, fmt(m.equity), fmt(m.win), fmt(m.win_mars),
+      const equity = fmt(m.equity) + (m.equity_se ? ` \u00b1 ${fmt(m.equity_se)}` : '');
+      for (const v of [i + 1, m.notation, equity, fmt(m.win), fmt(m.win_mars),
                        fmt(m.lose_mars), fmt(m.draw)]) {
         const td = document.createElement('td');
         td.textContent = v;

@@ -11,6 +11,8 @@
 #include "core/notation.h"
 #include "core/pos_text.h"
 #include "core/position_id.h"
+#include "nn/value_net.h"
+#include "tests/support/temp_dir.h"
 
 namespace nardy {
 namespace {
@@ -185,6 +187,32 @@ TEST_F(HttpApiTest, BadRequestsGet400NamingTheProblem) {
     EXPECT_NE(e.find(c.expect), std::string::npos) << c.path << ": " << e;
   }
   EXPECT_NE(error("/api/nothing", {}, 404).find("unknown endpoint"), std::string::npos);
+}
+
+TEST(HttpApi, NetAgentEvaluatesMovesAndAnalyzesWithItsNet) {
+  testing::TempDir dir;
+  const std::string path = dir.file("net.pt");
+  const ValueNet net = ValueNet::create(NetShape{}, 7);
+  net.save(path, CheckpointInfo{});
+  HttpApiOptions o;
+  o.agent = "net:" + path;
+  HttpApi api(o);
+  const Json e = Json::parse(api.handle("/api/eval", {{"pos", kMid}}).body);
+  const Evaluation ref = net.evaluate(parse_pos(kMid));
+  EXPECT_EQ(e["method"], "net");
+  EXPECT_NEAR(e["win"].get<double>(), ref.win, 1e-5);
+  EXPECT_NEAR(e["equity"].get<double>(), ref.equity(), 1e-5);
+  EXPECT_EQ(api.handle("/api/eval", {{"pos", kMid}, {"trials", "5"}}).status, 400);
+
+  const Json m = Json::parse(api.handle("/api/move", {{"pos", kMid}, {"dice", "6,3"}}).body);
+  const MoveResult r = find_move(parse_pos(kMid), {6, 3}, {}, m["notation"].get<std::string>());
+  EXPECT_NEAR(m["equity_before"].get<double>(), ref.equity(), 1e-5);
+  EXPECT_NEAR(m["equity_after"].get<double>(), -net.evaluate(r.position).equity(), 1e-5);
+
+  const Json a = Json::parse(api.handle("/api/analyze", {{"pos", kMid}, {"dice", "6,3"}}).body);
+  ASSERT_FALSE(a["moves"].empty());
+  EXPECT_EQ(a["moves"][0]["notation"], m["notation"]);  // the agent plays the best 0-ply move
+  EXPECT_EQ(a["agent"], "net:" + path);
 }
 
 TEST(HttpApi, BadAgentSpecIsAnError) {
