@@ -41,10 +41,10 @@ void add_serve_command(CLI::App& app) {
     o.seed = a->seed;
     o.default_trials = a->trials;
     HttpApi api(o);
-    serve_http(api, {a->host, a->port}, [&](int port) {
-      std::cout << "nardy serve: agent " << a->agent << ", http://" << a->host << ":" << port << "/"
-                << std::endl;
-    });
+    HttpServer server(api, {a->host, a->port});
+    std::cout << "nardy serve: agent " << a->agent << ", http://" << a->host << ":" << server.port()
+              << "/" << std::endl;
+    server.run();
   });
 }
 

@@ -1,6 +1,7 @@
 #include "selfplay/protocol/http_server.h"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include "core/error.h"
 
@@ -15,9 +16,15 @@ void send(httplib::Response& res, const HttpReply& reply) {
 
 }  // namespace
 
-void serve_http(HttpApi& api, const HttpServerOptions& options,
-                const std::function<void(int port)>& on_listening) {
-  httplib::Server server;
+HttpServer::HttpServer(HttpApi& api, const HttpServerOptions& options)
+    : server_(std::make_unique<httplib::Server>()) {
+  httplib::Server& server = *server_;
+  // SO_REUSEADDR only: cpp-httplib's default adds SO_REUSEPORT, which would let a second
+  // server bind a port that is in use and silently share its connections.
+  server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   server.set_payload_max_length(64 * 1024);
   server.set_read_timeout(5, 0);
   server.set_write_timeout(5, 0);
@@ -31,23 +38,32 @@ void serve_http(HttpApi& api, const HttpServerOptions& options,
   server.Put(".*", not_allowed);
   server.Delete(".*", not_allowed);
   server.Patch(".*", not_allowed);
-  // Requests the library rejects itself (malformed request line, headers, sizes) get the same
-  // JSON shape as the API's errors.
+  // Requests the library rejects itself (malformed request line or headers, sizes) get the
+  // same JSON shape as the API's errors.
   server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (res.body.empty())
       send(res, HttpApi::error_reply(
                     res.status, "bad request (HTTP status " + std::to_string(res.status) + ")"));
   });
-  int port = options.port;
-  if (port == 0) {
-    port = server.bind_to_any_port(options.host);
-    if (port < 0) throw Error("serve: cannot bind to " + options.host + " on any port");
-  } else if (!server.bind_to_port(options.host, port)) {
-    throw Error("serve: cannot bind to " + options.host + ":" + std::to_string(port) +
+  if (options.port == 0) {
+    port_ = server.bind_to_any_port(options.host);
+    if (port_ < 0) throw Error("serve: cannot bind to " + options.host + " on any port");
+  } else if (server.bind_to_port(options.host, options.port)) {
+    port_ = options.port;
+  } else {
+    throw Error("serve: cannot bind to " + options.host + ":" + std::to_string(options.port) +
                 " (address in use or not local?)");
   }
-  if (on_listening) on_listening(port);
-  if (!server.listen_after_bind()) throw Error("serve: the server stopped with an error");
+}
+
+HttpServer::~HttpServer() = default;
+
+void HttpServer::run() {
+  server_->listen_after_bind();
+}
+
+void HttpServer::stop() {
+  server_->stop();
 }
 
 }  // namespace nardy

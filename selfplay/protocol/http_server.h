@@ -7,21 +7,36 @@
 // from other machines: the API has no authentication.
 #pragma once
 
-#include <functional>
+#include <memory>
 #include <string>
 
 #include "selfplay/protocol/http_api.h"
+
+namespace httplib {
+class Server;
+}
 
 namespace nardy {
 
 struct HttpServerOptions {
   std::string host = "127.0.0.1";
-  int port = 8080;  // 0: any free port (reported to on_listening)
+  int port = 8080;  // 0: any free port (see port())
 };
 
-// Serves until the process is stopped. Calls `on_listening(port)` once the socket is bound.
-// Throws Error if the address cannot be bound.
-void serve_http(HttpApi& api, const HttpServerOptions& options,
-                const std::function<void(int port)>& on_listening);
+class HttpServer {
+ public:
+  // Binds the socket; throws Error if the address cannot be bound. `api` must outlive the
+  // server.
+  HttpServer(HttpApi& api, const HttpServerOptions& options);
+  ~HttpServer();
+  int port() const { return port_; }
+  // Serves until stop() is called (from another thread).
+  void run();
+  void stop();
+
+ private:
+  std::unique_ptr<httplib::Server> server_;
+  int port_ = 0;
+};
 
 }  // namespace nardy
