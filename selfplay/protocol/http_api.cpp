@@ -40,13 +40,15 @@ std::string required(const Params& q, const std::string& name) {
   return *v;
 }
 
-// Runs `f` and prefixes its Error with the parameter's name.
+// Runs `f` and prefixes its Error with the parameter's name (unless it starts with it).
 template <class F>
 auto parsing(const std::string& name, F&& f) {
   try {
     return f();
   } catch (const Error& e) {
-    throw Error(name + ": " + e.what());
+    const std::string what = e.what();
+    const bool named = what.rfind(name + ":", 0) == 0 || what.rfind(name + " ", 0) == 0;
+    throw Error(named ? what : name + ": " + what);
   }
 }
 
