@@ -138,6 +138,25 @@ void require_dice_allowed(const Position& pos, Dice dice, const Rules& rules) {
                 " is a double, which may not open the game (opening=no_doubles)");
 }
 
+// The position and roll of a turn to be played: `pos` and `dice` parsed, the game not over, the
+// dice allowed there.
+struct TurnRequest {
+  Position pos;
+  Dice dice;
+};
+TurnRequest parse_turn(const Params& q, const Rules& rules) {
+  TurnRequest t{parse_position_param(q), parse_dice_param(q)};
+  require_playable(t.pos, rules);
+  require_dice_allowed(t.pos, t.dice, rules);
+  return t;
+}
+
+MoveList sorted_legal_moves(const TurnRequest& t, const Rules& rules) {
+  MoveList moves = legal_moves(t.pos, t.dice, rules);
+  sort_by_position(moves);
+  return moves;
+}
+
 HttpReply json_reply(const Json& j) {
   return {200, "application/json", j.dump()};
 }
@@ -186,12 +205,8 @@ HttpReply HttpApi::dispatch(const std::string& path, const Params& q) {
   }
   if (path == "/api/position") return json_reply(position_json(parse_position_param(q), rules));
   if (path == "/api/legal") {
-    const Position pos = parse_position_param(q);
-    const Dice dice = parse_dice_param(q);
-    require_playable(pos, rules);
-    require_dice_allowed(pos, dice, rules);
-    MoveList moves = legal_moves(pos, dice, rules);
-    sort_by_position(moves);
+    const auto [pos, dice] = parse_turn(q, rules);
+    const MoveList moves = sorted_legal_moves({pos, dice}, rules);
     Json j;
     j["position"] = position_json(pos, rules);
     j["dice"] = dice_json(dice);
@@ -200,12 +215,8 @@ HttpReply HttpApi::dispatch(const std::string& path, const Params& q) {
     return json_reply(j);
   }
   if (path == "/api/move") {
-    const Position pos = parse_position_param(q);
-    const Dice dice = parse_dice_param(q);
-    require_playable(pos, rules);
-    require_dice_allowed(pos, dice, rules);
-    MoveList moves = legal_moves(pos, dice, rules);
-    sort_by_position(moves);
+    const auto [pos, dice] = parse_turn(q, rules);
+    const MoveList moves = sorted_legal_moves({pos, dice}, rules);
     Rng rng(parse_seed_param(q, options_.seed));
     const size_t i = agent_->choose(pos, dice, moves, rng);
     if (i >= moves.size()) throw std::runtime_error("the agent chose an invalid result");
@@ -258,10 +269,7 @@ HttpReply HttpApi::dispatch(const std::string& path, const Params& q) {
     return json_reply(j);
   }
   if (path == "/api/analyze") {
-    const Position pos = parse_position_param(q);
-    const Dice dice = parse_dice_param(q);
-    require_playable(pos, rules);
-    require_dice_allowed(pos, dice, rules);
+    const auto [pos, dice] = parse_turn(q, rules);
     AnalysisOptions o;
     o.rules = rules;
     o.rollout_trials =
@@ -300,10 +308,7 @@ HttpReply HttpApi::dispatch(const std::string& path, const Params& q) {
     return json_reply(Json{{"dice", dice_json(dice)}, {"seed", seed}, {"turn", turn}});
   }
   if (path == "/api/steps") {
-    const Position pos = parse_position_param(q);
-    const Dice dice = parse_dice_param(q);
-    require_playable(pos, rules);
-    require_dice_allowed(pos, dice, rules);
+    const auto [pos, dice] = parse_turn(q, rules);
     const auto steps =
         parsing("played", [&] { return parse_checker_steps(param(q, "played").value_or("")); });
     const MoveInProgress m = parsing("played", [&] { return build_move(pos, dice, rules, steps); });
