@@ -5,7 +5,8 @@
 // Starts `BUILD_DIR/nardy serve --port 0` (localhost), opens the page in Debian's headless
 // Chromium through puppeteer-core (no browser download), and plays a complete game against
 // the heuristic agent by clicking checkers: roll, pick up a highlighted checker, drop it on a
-// highlighted point, confirm. Then it checks the game against the engine — every recorded turn
+// highlighted point, confirm: a match to 1, then the first game of a match to 3 as Black and
+// the start of its second game. Then it checks the game against the engine — every recorded turn
 // replayed with `nardy legal` (a separate process, not the server) must give the page's final
 // position, whose outcome must be the page's — and the score. It uses the analysis panel with
 // a position ID and with bad input, sends a bounded burst of malformed requests over raw
@@ -85,65 +86,92 @@ try {
 
   const idle = () => page.waitForFunction(() => !document.body.dataset.busy, { timeout: 60000 });
   const state = () => page.$eval('#status', (e) => e.dataset.state);
-  const clickFirst = async (selector) => {
-    const el = await page.$(selector);
-    assert.ok(el, `nothing matches ${selector}`);
-    // Click the point's transparent hit area (the triangle may be covered by checkers).
-    await (await el.$('.hit')).click();
+  // Clicks the first or last element matching `selector`, on its transparent hit area (the
+  // triangle may be covered by checkers).
+  const click = async (selector, which) => {
+    const all = await page.$$(selector);
+    assert.ok(all.length > 0, `nothing matches ${selector}`);
+    await (await all[which === 'last' ? all.length - 1 : 0].$('.hit')).click();
     await idle();
   };
 
-  await idle();
-  let humanTurns = 0, steps = 0, shotTaken = false;
-  for (let i = 0; i < 2000; ++i) {
-    const st = await state();
-    const err = await page.$eval('#error', (e) => e.textContent);
-    assert.equal(err, '', `page error shown: ${err}`);
-    if (st === 'game-over' || st === 'match-over') break;
-    if (st === 'your-roll') {
-      await page.click('#roll');
-      await idle();
-      ++humanTurns;
-    } else if (st === 'your-move') {
-      if (await page.$eval('#confirm', (b) => !b.disabled)) {
-        await page.click('#confirm');
+  // Plays the human's side until the game ends, picking the first (or last) highlighted
+  // checker and target each time; returns the page's record and figures.
+  async function playGame(which, screenshot) {
+    let humanTurns = 0, steps = 0;
+    for (let i = 0; i < 3000; ++i) {
+      const st = await state();
+      const err = await page.$eval('#error', (e) => e.textContent);
+      assert.equal(err, '', `page error shown: ${err}`);
+      if (st === 'game-over' || st === 'match-over') break;
+      if (st === 'your-roll') {
+        await page.click('#roll');
         await idle();
-        continue;
+        ++humanTurns;
+      } else if (st === 'your-move') {
+        if (await page.$eval('#confirm', (b) => !b.disabled)) {
+          await page.click('#confirm');
+          await idle();
+          continue;
+        }
+        await click('#board g.point.source', which);
+        await page.waitForSelector('#board g.point.target');
+        if (screenshot && humanTurns === 4) {
+          await page.screenshot({ path: path.join(artifactDir, screenshot), fullPage: true });
+          screenshot = null;
+        }
+        await click('#board g.point.target', which);
+        ++steps;
+      } else {
+        await idle();
       }
-      await clickFirst('#board g.point.source');
-      await page.waitForSelector('#board g.point.target');
-      if (!shotTaken && humanTurns >= 3) {
-        await page.screenshot({ path: path.join(artifactDir, 'web_board_move.png'), fullPage: true });
-        shotTaken = true;
-      }
-      await clickFirst('#board g.point.target');
-      ++steps;
-    } else {
-      await idle();
     }
+    const game = await page.evaluate(() => ({
+      state: document.getElementById('status').dataset.state,
+      outcome: document.getElementById('status').dataset.outcome,
+      finalPos: document.getElementById('status').dataset.finalPos,
+      score: document.getElementById('score').textContent.split('\u2013').map(Number),
+      pips: document.getElementById('pips').textContent,
+      history: S.history,
+    }));
+    assert.ok(humanTurns >= 10 && steps >= 10, `only ${humanTurns} human turns, ${steps} steps`);
+    // The engine, in another process, agrees on every turn and the final position.
+    const enginePos = replayWithEngine(game.history);
+    assert.equal(enginePos, game.finalPos, 'the page and the engine disagree on the final position');
+    game.engineOutcome = (await (await fetch(`${base}/api/position?` +
+        new URLSearchParams({ pos: enginePos }))).json()).outcome;
+    assert.equal(game.engineOutcome.text, game.outcome);
+    console.log(`game finished: ${game.history.length} turns (${humanTurns} yours, ${steps} ` +
+                `checker steps clicked), ${game.outcome}, score ${game.score.join('-')}; ` +
+                'replayed with nardy legal: same final position');
+    return game;
   }
-  const final = await page.evaluate(() => ({
-    state: document.getElementById('status').dataset.state,
-    outcome: document.getElementById('status').dataset.outcome,
-    finalPos: document.getElementById('status').dataset.finalPos,
-    score: document.getElementById('score').textContent,
-    history: S.history,
-  }));
-  assert.equal(final.state, 'match-over', 'the game (a match to 1) did not finish');
-  assert.ok(humanTurns >= 10 && steps >= 10, `only ${humanTurns} human turns, ${steps} steps`);
-  const enginePos = replayWithEngine(final.history);
-  assert.equal(enginePos, final.finalPos, 'the page and the engine disagree on the final position');
-  const outcome = (await (await fetch(`${base}/api/position?` +
-      new URLSearchParams({ pos: enginePos }))).json()).outcome;
-  assert.equal(outcome.text, final.outcome);
-  // You played White in game 1 (the page's default): the winner's points are on the board.
-  const [you, bot] = final.score.split('\u2013').map((s) => Number(s.trim()));
-  assert.deepEqual([you, bot], outcome.winner === 'white' ? [outcome.points, 0]
-                                                           : [0, outcome.points]);
-  console.log(`game finished: ${final.history.length} turns (${humanTurns} yours, ${steps} ` +
-              `checker steps clicked), ${final.outcome}, score ${final.score}; replayed with ` +
-              `nardy legal: same final position`);
+
+  // A match to 1 point as White: one game decides it.
+  await idle();
+  const g1 = await playGame('first', 'web_board_move.png');
+  assert.equal(g1.state, 'match-over', 'the game (a match to 1) did not finish the match');
+  const o1 = g1.engineOutcome;
+  assert.deepEqual(g1.score, o1.winner === 'white' ? [o1.points, 0] : [0, o1.points]);
   await page.screenshot({ path: path.join(artifactDir, 'web_board_end.png'), fullPage: true });
+
+  // A match to 3 as Black, playing the last highlighted checker and target (bearing off into
+  // the tray when it can): after game 1 the score, then colours swap for game 2
+  // (next_game_starter=previous_black): you are White and on roll.
+  await page.select('#target', '3');
+  await page.select('#colour', 'black');
+  await page.click('#new-match');
+  await idle();
+  const g2 = await playGame('last', null);
+  const o2 = g2.engineOutcome;
+  assert.deepEqual(g2.score, o2.winner === 'black' ? [o2.points, 0] : [0, o2.points]);
+  assert.equal(g2.state, 'game-over');  // at most 2 points of 3
+  assert.match(g2.pips, /You \(black\)/);
+  await page.click('#next-game');
+  await idle();
+  assert.equal(await state(), 'your-roll');
+  assert.match(await page.$eval('#pips', (e) => e.textContent), /You \(white\) pips 360/);
+  assert.equal(await page.$eval('#game-no', (e) => e.textContent), '2');
 
   // The analysis panel: a position ID, then bad input.
   await page.$eval('#an-pos', (e) => { e.value = '-_PAAAw__BAAAA'; });
