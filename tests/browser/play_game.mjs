@@ -105,6 +105,10 @@ try {
       assert.equal(err, '', `page error shown: ${err}`);
       if (st === 'game-over' || st === 'match-over') break;
       if (st === 'your-roll') {
+        // The bot's reply is drawn as arrows, one per checker path.
+        const [last, arrows] = await page.evaluate(() => [S.history.at(-1),
+            document.querySelectorAll('#board .bot-arrow').length]);
+        if (last && last.notation !== 'pass') assert.ok(arrows >= 1, `no arrows for ${last.notation}`);
         await page.click('#roll');
         await idle();
         ++humanTurns;

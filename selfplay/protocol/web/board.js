@@ -31,6 +31,7 @@ const S = {
   steps: null,         // /api/steps answer
   selected: null,      // point the human picked up a checker from
   history: [],
+  lastBotPaths: [],    // the bot's last move, drawn as arrows until the human moves
   phase: 'idle',       // your-roll | your-move | bot | game-over | match-over
 };
 
@@ -110,6 +111,28 @@ function drawBoard() {
   wt.textContent = 'W ' + board.off.white;
   const off = el('text', { x: tx + (TRAY - 8) / 2, y: H / 2, class: 'tray-text' }, tray);
   off.textContent = 'off';
+  drawArrows(svg, S.lastBotPaths || [], tx + (TRAY - 8) / 2);
+}
+
+// The bot's last move as arrows, one per checker path (from, to; to 0 = borne off).
+function drawArrows(svg, paths, trayX) {
+  if (!paths.length) return;
+  const defs = el('defs', {}, svg);
+  const marker = el('marker', { id: 'arrowhead', markerWidth: 8, markerHeight: 8, refX: 6,
+                                refY: 4, orient: 'auto' }, defs);
+  el('path', { d: 'M0,0 L8,4 L0,8 z', fill: '#1f6fd1' }, marker);
+  // Arrows of one row are spread apart vertically so that they do not cover each other.
+  const anchor = (p, i) => {
+    if (p === 0) return [trayX, H / 2];
+    const g = pointGeometry(p);
+    const depth = TRI_H * 0.6 + 14 * i;
+    return [g.cx, g.top ? M + depth : H - M - depth];
+  };
+  for (const [i, [from, to]] of paths.entries()) {
+    const [x1, y1] = anchor(from, i), [x2, y2] = anchor(to, i);
+    el('line', { x1, y1, x2, y2, stroke: '#1f6fd1', 'stroke-width': 3, 'stroke-opacity': 0.8,
+                 'marker-end': 'url(#arrowhead)', 'pointer-events': 'none', class: 'bot-arrow' }, svg);
+  }
 }
 
 function render() {
@@ -172,6 +195,7 @@ async function newGame() {
   S.played = [];
   S.selected = null;
   $('bot-reply').textContent = '';
+  S.lastBotPaths = [];
   await setPosition(S.info.start.pos);
   await advance();
 }
@@ -201,6 +225,7 @@ async function advance() {
     if (m.equity_before !== undefined)
       text += ` (equity ${m.equity_before.toFixed(3)} \u2192 ${m.equity_after.toFixed(3)})`;
     $('bot-reply').textContent = text;
+    S.lastBotPaths = m.paths;
     S.position = m.position;
   }
   if (S.position.outcome) return endGame();
@@ -252,6 +277,7 @@ async function clickPoint(p) {
 }
 
 async function commitHumanMove(result) {
+  S.lastBotPaths = [];
   record(S.position.side, S.dice, result.notation);
   S.position = await api('position', { pos: result.pos });
   S.steps = null;
