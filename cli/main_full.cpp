@@ -18,5 +18,6 @@ int main(int argc, char** argv) {
   nardy::cli::add_rollout_command(app);
   nardy::cli::add_tournament_command(app);
   nardy::cli::add_engine_command(app);
+  nardy::cli::add_serve_command(app);
   return nardy::cli::run_app(app, argc, argv);
 }

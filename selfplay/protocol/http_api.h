@@ -1,0 +1,83 @@
+// selfplay/protocol/http_api.h — the JSON API and web board behind `nardy serve`.
+//
+// HttpApi maps one GET request (path and decoded query parameters) to a reply, without sockets;
+// selfplay/protocol/http_server.h puts it on a port. Every answer is JSON except /api/show
+// (SVG) and the page's static files. POS is the POS text (URL-encoded: the space as %20 or +)
+// or a 14-character position ID; dice are "6,5", "6-5" or "65".
+//
+//   GET /api/info                        agent spec, rules, the endpoints
+//   GET /api/position?pos=P              P described: POS, ID, side to move, points, pips,
+//                                        borne-off counts, the outcome if the game is over
+//   GET /api/legal?pos=P&dice=D          every legal result, sorted by position: notation,
+//                                        POS, ID and the checker paths
+//   GET /api/move?pos=P&dice=D[&seed=S]  the agent's choice (with its equity for net agents)
+//   GET /api/eval?pos=P[&trials=N]       win/mars/draw probabilities and equity of the side to
+//                                        move: net agents at their ply, others by rollouts
+//   GET /api/analyze?pos=P&dice=D[&trials=N]   the legal results ranked with probabilities
+//                                        (selfplay/evaluation/analysis.h)
+//   GET /api/show?pos=P[&move=NOTATION][&dice=D]   an SVG board (core/board_svg.h), the move
+//                                        drawn as arrows
+//   GET /api/roll?pos=P&seed=S&turn=T    the dice of turn T of game seed S (opening rule at the
+//                                        start): reproducible rolls for the page
+//   GET /api/steps?pos=P&dice=D[&played=STEPS]   entering a move checker by checker
+//                                        (core/move_builder.h): next steps, completion
+//   GET /api/next_game?pos=P&white=K     for a finished game whose White was player K (0|1):
+//                                        its outcome and the player who is White next
+//                                        (docs/rules.md "Matches", next_game_starter)
+//   GET / and /index.html, /board.js, /style.css   the web board (selfplay/protocol/web)
+//
+// Bad requests — a missing or malformed parameter, a finished game, dice outside 1..6, an
+// opening double under opening=no_doubles, trials out of range, an agent without what is asked
+// — get status 400 and {"error": "PARAM: problem"}; unknown paths 404 with the same shape.
+// Nothing a client sends makes handle() throw. Requests are served one at a time (the agent
+// is not shared between threads), so a long analysis delays the others.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "core/rules.h"
+#include "selfplay/agents/agent.h"
+
+namespace nardy {
+
+struct HttpApiOptions {
+  std::string agent = "heuristic";  // agent spec (selfplay/search/agent_kinds.h)
+  Rules rules;
+  uint64_t seed = 1;             // default seed for /api/move, /api/eval, /api/analyze
+  int64_t default_trials = 360;  // rollouts per move (or position) for agents without a net
+  int64_t max_trials = 10000;    // larger `trials` is a 400: keeps one request bounded
+};
+
+struct HttpReply {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+};
+
+class HttpApi {
+ public:
+  // Makes the agent once; throws Error for a bad spec.
+  explicit HttpApi(const HttpApiOptions& options);
+  ~HttpApi();
+
+  // The reply to GET `path` with decoded query parameters (repeated keys: the first counts).
+  // Thread-safe; never throws.
+  HttpReply handle(const std::string& path, const std::multimap<std::string, std::string>& params);
+
+  // A 4xx reply {"error": message} (also used by the server for requests it rejects itself).
+  static HttpReply error_reply(int status, const std::string& message);
+
+  const HttpApiOptions& options() const { return options_; }
+
+ private:
+  HttpReply dispatch(const std::string& path, const std::multimap<std::string, std::string>& q);
+  HttpApiOptions options_;
+  std::unique_ptr<Agent> agent_;
+  std::mutex mutex_;
+};
+
+}  // namespace nardy

@@ -1,0 +1,399 @@
+// The nardy web board: a game or match against the server's agent, played by clicking
+// checkers, and an analysis panel. The game state lives here, in the page; every rule question
+// (legal steps, the agent's move, dice, the end of a game, who is White next) is an /api/ call
+// to `nardy serve` (selfplay/protocol/http_api.h). Dice come from /api/roll with the match
+// seed, so a seed replays the same dice.
+'use strict';
+
+const DIE_FACES = ['', '\u2680', '\u2681', '\u2682', '\u2683', '\u2684', '\u2685'];
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const $ = (id) => document.getElementById(id);
+
+async function api(endpoint, params) {
+  const res = await fetch('/api/' + endpoint + '?' + new URLSearchParams(params || {}));
+  const body = await res.json();
+  if (!res.ok) throw new Error(body.error || 'HTTP ' + res.status);
+  return body;
+}
+
+// ---- State ----
+const S = {
+  info: null,
+  seed: 1,
+  target: 3,
+  score: [0, 0],       // player 0 = you, player 1 = the bot
+  white: 0,            // the player who has White in the current game
+  game: 0,             // game number in the match, from 0
+  turn: 0,             // turn number in the game, from 0
+  position: null,      // /api/position answer for the current position
+  dice: null,          // [d1, d2] of the turn being played
+  played: [],          // steps the human has entered this turn ("24/18:6")
+  steps: null,         // /api/steps answer
+  selected: null,      // point the human picked up a checker from
+  history: [],
+  lastBotPaths: [],    // the bot's last move, drawn as arrows until the human moves
+  phase: 'idle',       // your-roll | your-move | bot | game-over | match-over
+};
+
+function sideOf(player) { return player === S.white ? 'white' : 'black'; }
+function playerOf(side) { return side === 'white' ? S.white : 1 - S.white; }
+function humanToMove() { return S.position && playerOf(S.position.side) === 0; }
+
+function setStatus(phase, text) {
+  S.phase = phase;
+  $('status').dataset.state = phase;
+  $('status').textContent = text;
+}
+
+function showError(e) { $('error').textContent = e ? String(e.message || e) : ''; }
+
+// ---- Drawing the board (layout as `nardy show`: 13..24 on top, 12..1 below) ----
+const W = 760, H = 420, M = 16, BAR = 24, TRAY = 64, PW = (W - 2 * M - BAR - TRAY) / 12;
+const R = Math.min(PW / 2 - 2, 15), TRI_H = 170;
+
+function pointGeometry(p) {
+  const top = p >= 13;
+  const c = top ? p - 13 : 12 - p;
+  const x = M + c * PW + (c >= 6 ? BAR : 0);
+  return { top, x, cx: x + PW / 2 };
+}
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function drawBoard() {
+  const svg = $('board');
+  svg.replaceChildren();
+  if (!S.position) return;
+  const board = S.steps && S.phase === 'your-move' ? S.steps.board : S.position;
+  el('rect', { x: M, y: M, width: W - 2 * M - TRAY, height: H - 2 * M, class: 'field' }, svg);
+  el('rect', { x: M + 6 * PW, y: M, width: BAR, height: H - 2 * M, class: 'bar' }, svg);
+  const next = S.phase === 'your-move' && S.steps ? S.steps.next : [];
+  const sources = new Set(next.map((s) => s.from));
+  const targets = new Set(next.filter((s) => s.from === S.selected).map((s) => s.to));
+  for (let p = 1; p <= 24; ++p) {
+    const g = pointGeometry(p);
+    const cls = ['point'];
+    if (S.selected === null ? sources.has(p) : sources.has(p) && p !== S.selected) cls.push('source');
+    if (p === S.selected) cls.push('selected');
+    if (targets.has(p)) cls.push('target');
+    const grp = el('g', { class: cls.join(' '), 'data-point': p }, svg);
+    const y0 = g.top ? M : H - M, y1 = g.top ? M + TRI_H : H - M - TRI_H;
+    el('polygon', { points: `${g.x},${y0} ${g.x + PW},${y0} ${g.cx},${y1}`,
+                    class: p % 2 ? 'tri-a' : 'tri-b' }, grp);
+    el('rect', { x: g.x, y: g.top ? M : H / 2, width: PW, height: H / 2 - M, class: 'hit' }, grp);
+    const t = el('text', { x: g.cx, y: g.top ? M - 4 : H - 4, class: 'num' }, grp);
+    t.textContent = p;
+    const n = board.points[p - 1];
+    const colour = n > 0 ? 'w' : 'b';
+    const shown = Math.min(Math.abs(n), 5);
+    for (let i = 0; i < shown; ++i) {
+      const cy = g.top ? M + R + 2 + i * 2 * R : H - M - R - 2 - i * 2 * R;
+      el('circle', { cx: g.cx, cy, r: R, class: 'checker-' + colour }, grp);
+      if (i === shown - 1 && Math.abs(n) > 5) {
+        const c = el('text', { x: g.cx, y: cy, class: 'count count-' + colour }, grp);
+        c.textContent = Math.abs(n);
+      }
+    }
+  }
+  // The tray: borne-off counts; a bearing-off target.
+  const tx = W - M - TRAY + 8;
+  const tray = el('g', { class: 'point' + (targets.has(0) ? ' target' : ''), 'data-point': 0 }, svg);
+  el('rect', { x: tx, y: M, width: TRAY - 8, height: H - 2 * M, class: 'tray' }, tray);
+  el('rect', { x: tx, y: M, width: TRAY - 8, height: H - 2 * M, class: 'hit' }, tray);
+  const bt = el('text', { x: tx + (TRAY - 8) / 2, y: M + 20, class: 'tray-text' }, tray);
+  bt.textContent = 'B ' + board.off.black;
+  const wt = el('text', { x: tx + (TRAY - 8) / 2, y: H - M - 10, class: 'tray-text' }, tray);
+  wt.textContent = 'W ' + board.off.white;
+  const off = el('text', { x: tx + (TRAY - 8) / 2, y: H / 2, class: 'tray-text' }, tray);
+  off.textContent = 'off';
+  drawArrows(svg, S.lastBotPaths || [], tx + (TRAY - 8) / 2);
+}
+
+// The bot's last move as arrows, one per checker path (from, to; to 0 = borne off).
+function drawArrows(svg, paths, trayX) {
+  if (!paths.length) return;
+  const defs = el('defs', {}, svg);
+  const marker = el('marker', { id: 'arrowhead', markerWidth: 8, markerHeight: 8, refX: 6,
+                                refY: 4, orient: 'auto' }, defs);
+  el('path', { d: 'M0,0 L8,4 L0,8 z', fill: '#1f6fd1' }, marker);
+  // Arrows of one row are spread apart vertically so that they do not cover each other.
+  const anchor = (p, i) => {
+    if (p === 0) return [trayX, H / 2];
+    const g = pointGeometry(p);
+    const depth = TRI_H * 0.6 + 14 * i;
+    return [g.cx, g.top ? M + depth : H - M - depth];
+  };
+  for (const [i, [from, to]] of paths.entries()) {
+    const [x1, y1] = anchor(from, i), [x2, y2] = anchor(to, i);
+    el('line', { x1, y1, x2, y2, stroke: '#1f6fd1', 'stroke-width': 3, 'stroke-opacity': 0.8,
+                 'marker-end': 'url(#arrowhead)', 'pointer-events': 'none', class: 'bot-arrow' }, svg);
+  }
+}
+
+function render() {
+  drawBoard();
+  $('score').textContent = `${S.score[0]} \u2013 ${S.score[1]}`;
+  $('target-text').textContent = S.target;
+  $('game-no').textContent = S.game + 1;
+  if (S.position) {
+    const you = sideOf(0), bot = sideOf(1);
+    $('pips').textContent = `You (${you}) pips ${S.position.pips[you]}, off ${S.position.off[you]}` +
+        ` \u00b7 Bot (${bot}) pips ${S.position.pips[bot]}, off ${S.position.off[bot]}`;
+  }
+  const left = S.steps ? S.steps.dice_left.slice() : [];
+  $('dice').replaceChildren();
+  if (S.dice) {
+    const all = S.dice[0] === S.dice[1] ? [S.dice[0], S.dice[0], S.dice[0], S.dice[0]] : S.dice;
+    for (const d of all) {
+      const span = document.createElement('span');
+      span.textContent = DIE_FACES[d];
+      span.dataset.die = d;
+      const k = left.indexOf(d);
+      if (S.phase === 'your-move' && k < 0) span.className = 'used';
+      else if (k >= 0) left.splice(k, 1);
+      $('dice').appendChild(span);
+    }
+  }
+  const moving = S.phase === 'your-move';
+  $('roll').disabled = S.phase !== 'your-roll';
+  $('undo').disabled = !moving || S.played.length === 0;
+  $('confirm').disabled = !(moving && S.steps && S.steps.complete);
+  $('legal-list').disabled = $('play-listed').disabled = !moving;
+  $('next-game').hidden = S.phase !== 'game-over';
+  $('history').replaceChildren(...S.history.map((h) => {
+    const li = document.createElement('li');
+    li.textContent = `${h.side === 'white' ? 'W' : 'B'} ${h.dice.join('-')} ${h.notation}`;
+    return li;
+  }));
+}
+
+// ---- Playing ----
+async function setPosition(pos) {
+  S.position = await api('position', { pos });
+}
+
+async function newMatch() {
+  showError(null);
+  S.seed = Number($('seed').value || 1);
+  S.target = Number($('target').value);
+  S.score = [0, 0];
+  S.game = 0;
+  S.white = $('colour').value === 'white' ? 0 : 1;
+  await newGame();
+}
+
+async function newGame() {
+  S.turn = 0;
+  S.history = [];
+  S.dice = null;
+  S.steps = null;
+  S.played = [];
+  S.selected = null;
+  $('bot-reply').textContent = '';
+  S.lastBotPaths = [];
+  await setPosition(S.info.start.pos);
+  await advance();
+}
+
+async function roll() {
+  const r = await api('roll', { pos: S.position.pos, seed: S.seed, turn: S.game * 1000 + S.turn });
+  return r.dice;
+}
+
+function record(side, dice, notation) {
+  S.history.push({ side, dice, notation });
+  S.turn += 1;
+}
+
+// Plays the bot's turns until it is the human's turn or the game is over.
+async function advance() {
+  while (!S.position.outcome && !humanToMove()) {
+    setStatus('bot', 'The bot is thinking\u2026');
+    render();
+    const side = S.position.side;
+    const dice = await roll();
+    const m = await api('move', { pos: S.position.pos, dice: dice.join(','),
+                                  seed: S.seed * 7919 + S.game * 1000 + S.turn });
+    S.dice = dice;
+    record(side, dice, m.notation);
+    let text = `Bot (${side}) rolled ${dice.join('-')} and played ${m.notation}`;
+    if (m.equity_before !== undefined)
+      text += ` (equity ${m.equity_before.toFixed(3)} \u2192 ${m.equity_after.toFixed(3)})`;
+    $('bot-reply').textContent = text;
+    S.lastBotPaths = m.paths;
+    S.position = m.position;
+  }
+  if (S.position.outcome) return endGame();
+  S.steps = null;
+  S.played = [];
+  S.selected = null;
+  setStatus('your-roll', `Your turn (${S.position.side}): roll the dice`);
+  render();
+}
+
+async function startHumanTurn() {
+  S.dice = await roll();
+  S.played = [];
+  S.selected = null;
+  await refreshSteps();
+  const legal = await api('legal', { pos: S.position.pos, dice: S.dice.join(',') });
+  $('legal-list').replaceChildren(...legal.moves.map((m) => {
+    const o = document.createElement('option');
+    o.value = m.pos;
+    o.textContent = m.notation;
+    return o;
+  }));
+}
+
+async function refreshSteps() {
+  S.steps = await api('steps', { pos: S.position.pos, dice: S.dice.join(','),
+                                 played: S.played.join(',') });
+  const done = S.steps.complete;
+  setStatus('your-move', done
+      ? (S.played.length ? `Your move: ${done.notation} \u2014 confirm it` : 'No legal move: confirm to pass')
+      : `Your move (${S.position.side}), dice ${S.dice.join('-')}: click a checker`);
+  render();
+}
+
+async function clickPoint(p) {
+  if (S.phase !== 'your-move' || !S.steps) return;
+  const next = S.steps.next;
+  if (S.selected !== null && p !== S.selected) {
+    const step = next.filter((s) => s.from === S.selected && s.to === p)
+                     .sort((a, b) => a.die - b.die)[0];
+    if (step) {
+      S.played.push(`${step.from}/${step.to === 0 ? 'off' : step.to}:${step.die}`);
+      S.selected = null;
+      return refreshSteps();
+    }
+  }
+  S.selected = next.some((s) => s.from === p) && p !== S.selected ? p : null;
+  render();
+}
+
+async function commitHumanMove(result) {
+  S.lastBotPaths = [];
+  record(S.position.side, S.dice, result.notation);
+  S.position = await api('position', { pos: result.pos });
+  S.steps = null;
+  $('legal-list').replaceChildren();
+  await advance();
+}
+
+async function endGame() {
+  const o = S.position.outcome;
+  const r = await api('next_game', { pos: S.position.pos, white: S.white });
+  let text;
+  if (!o.winner) {
+    S.score[0] += 0.5;
+    S.score[1] += 0.5;
+    text = 'Draw: half a point each.';
+  } else {
+    const p = playerOf(o.winner);
+    S.score[p] += o.points;
+    text = `${p === 0 ? 'You win' : 'The bot wins'} ${o.points === 2 ? 'a mars (2 points)' : 'an oin (1 point)'}.`;
+  }
+  S.nextWhite = r.next_white;
+  S.steps = null;
+  const winner = S.score[0] >= S.target ? 0 : S.score[1] >= S.target ? 1 : -1;
+  if (winner >= 0) {
+    setStatus('match-over', `${text} Match over: ${winner === 0 ? 'you win' : 'the bot wins'} ` +
+                            `${S.score[0]}\u2013${S.score[1]}.`);
+  } else {
+    setStatus('game-over', `${text} Next game: you are ${S.nextWhite === 0 ? 'White' : 'Black'}.`);
+  }
+  $('status').dataset.outcome = o.text;
+  $('status').dataset.finalPos = S.position.pos;
+  render();
+}
+
+// ---- Analysis panel ----
+function fmt(x) { return typeof x === 'number' ? x.toFixed(3) : ''; }
+
+async function analysis(kind) {
+  $('an-error').textContent = '';
+  const pos = $('an-pos').value.trim();
+  try {
+    const show = await fetch('/api/show?' + new URLSearchParams({ pos }));
+    if (!show.ok) throw new Error((await show.json()).error);
+    $('an-board').innerHTML = await show.text();
+    const trials = $('an-trials').value;
+    const extra = S.info.evaluator ? {} : { trials };
+    if (kind === 'eval') {
+      const e = await api('eval', { pos, ...extra });
+      $('an-eval-out').textContent = `${e.method}: equity ${fmt(e.equity)}` +
+          (e.equity_se ? ` \u00b1 ${fmt(e.equity_se)}` : '') +
+          ` \u00b7 win ${fmt(e.win)} \u00b7 win mars ${fmt(e.win_mars)} \u00b7 lose mars ` +
+          `${fmt(e.lose_mars)} \u00b7 draw ${fmt(e.draw)} (side to move: ${e.position.side})`;
+      return;
+    }
+    const a = await api('analyze', { pos, dice: $('an-dice').value, ...extra });
+    $('an-method').textContent = `${a.method}, agent ${a.agent}; highlighted: the agent's choice`;
+    $('an-table').hidden = false;
+    $('an-table').tBodies[0].replaceChildren(...a.moves.map((m, i) => {
+      const tr = document.createElement('tr');
+      if (m.agent_choice) tr.className = 'choice';
+      const equity = fmt(m.equity) + (m.equity_se ? ` \u00b1 ${fmt(m.equity_se)}` : '');
+      for (const v of [i + 1, m.notation, equity, fmt(m.win), fmt(m.win_mars),
+                       fmt(m.lose_mars), fmt(m.draw)]) {
+        const td = document.createElement('td');
+        td.textContent = v;
+        tr.appendChild(td);
+      }
+      return tr;
+    }));
+  } catch (e) {
+    $('an-error').textContent = e.message;
+  }
+}
+
+// ---- Wiring ----
+// Runs an action, shows its error, and marks the page busy meanwhile (body[data-busy]).
+let busy = 0;
+function guard(f) {
+  return async (...args) => {
+    showError(null);
+    document.body.dataset.busy = String(++busy);
+    try { await f(...args); } catch (e) { showError(e); }
+    if (--busy === 0) delete document.body.dataset.busy;
+  };
+}
+
+async function main() {
+  S.info = await api('info');
+  $('agent').textContent = 'playing ' + S.info.agent;
+  $('rules').textContent = Object.entries(S.info.rules).map(([k, v]) => `${k}=${v}`).join(', ');
+  const params = new URLSearchParams(location.search);
+  $('seed').value = params.get('seed') || String(Math.floor(Math.random() * 1e6));
+  if (params.get('to')) $('target').value = params.get('to');
+  if (params.get('colour')) $('colour').value = params.get('colour');
+  $('an-pos').value = S.info.start.pos;
+  $('match-form').addEventListener('submit', (e) => { e.preventDefault(); guard(newMatch)(); });
+  $('roll').addEventListener('click', guard(startHumanTurn));
+  $('undo').addEventListener('click', guard(async () => { S.played.pop(); await refreshSteps(); }));
+  $('confirm').addEventListener('click', guard(() => commitHumanMove(S.steps.complete)));
+  $('play-listed').addEventListener('click', guard(() => {
+    const o = $('legal-list').selectedOptions[0];
+    return o && commitHumanMove({ pos: o.value, notation: o.textContent });
+  }));
+  $('next-game').addEventListener('click', guard(async () => {
+    S.white = S.nextWhite;
+    S.game += 1;
+    await newGame();
+  }));
+  $('board').addEventListener('click', (e) => {
+    const g = e.target.closest('[data-point]');
+    if (g) guard(clickPoint)(Number(g.dataset.point));
+  });
+  $('an-current').addEventListener('click', () => { if (S.position) $('an-pos').value = S.position.pos; });
+  $('an-run').addEventListener('click', guard(() => analysis('analyze')));
+  $('an-eval').addEventListener('click', guard(() => analysis('eval')));
+  await newMatch();
+}
+
+guard(main)();
