@@ -82,6 +82,30 @@ TEST(SearchReference, TwoPlyMatchesTheRecordedDecisions) {
   expect_same_decisions("search_reference_ply2.txt", 2);
 }
 
+TEST(SearchReference, WrittenFilesReadBackExactly) {
+  const std::string spec = "net:" + std::string(NARDY_TEST_DATA) + "/search_net.pt:ply=1";
+  const SearchReference ref = record_search_reference(spec, 3, 1, Rules{});
+  ASSERT_EQ(ref.decisions.size(), 3u);
+  std::stringstream text;
+  write_search_reference(ref, "test", text);
+  const SearchReference back = read_search_reference(text, "memory");
+  EXPECT_EQ(back.agent, spec);
+  ASSERT_EQ(back.decisions.size(), ref.decisions.size());
+  for (size_t i = 0; i < ref.decisions.size(); ++i) {
+    const auto& a = ref.decisions[i];
+    const auto& b = back.decisions[i];
+    EXPECT_EQ(a.position, b.position);
+    EXPECT_EQ(a.dice, b.dice);
+    ASSERT_EQ(a.moves.size(), b.moves.size());
+    for (size_t k = 0; k < a.moves.size(); ++k) {
+      EXPECT_EQ(a.moves[k].result, b.moves[k].result);
+      EXPECT_EQ(a.moves[k].ply, b.moves[k].ply);
+      EXPECT_EQ(a.moves[k].eval.win, b.moves[k].eval.win);  // 9 digits: floats round-trip
+      EXPECT_EQ(a.moves[k].eval.lose_mars, b.moves[k].eval.lose_mars);
+    }
+  }
+}
+
 TEST(SearchReference, MalformedFilesNameTheLine) {
   std::istringstream bad("agent net:x.pt\nposition 1,2 w\t6 5\n");
   const std::string e = testing::error_of([&] { read_search_reference(bad, "bad.txt"); });
