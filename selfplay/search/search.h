@@ -24,6 +24,9 @@
 // judged after the turn). At the start position under `opening=no_doubles` the chance node
 // holds only the 15 non-double rolls.
 //
+// A node at depth >= 1 generates the results of all its rolls first and values them at 0-ply
+// in one batched evaluator call (one base: the node with the other side to move; a position
+// reached by two rolls is sent once), then takes each roll's best at depth - 1.
 // Every value (static and deeper) goes through an EvalCache keyed by (position, depth).
 // A Search belongs to one thread; it keeps scratch buffers per depth and allocates nothing
 // once they have grown.
