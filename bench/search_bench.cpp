@@ -11,30 +11,29 @@
 
 namespace nardy {
 
-SearchBenchResult bench_search(const std::string& agent_spec, int64_t positions, uint64_t seed,
-                               const Rules& rules) {
+std::vector<SearchBenchSample> bench_search_samples(int64_t positions, uint64_t seed,
+                                                    const Rules& rules) {
   if (positions < 1) throw Error("bench search: positions must be at least 1");
-  struct Sample {
-    Position pos;
-    Dice dice;
-    MoveList moves;
-  };
-  std::vector<Sample> samples;
-  {
-    auto player = make_agent("heuristic", rules);
-    Rng dice_rng(seed), agent_rng(seed + 1);
-    MoveList moves;
-    while (static_cast<int64_t>(samples.size()) < positions) {
-      Position pos = Position::start();
-      for (int turn = 0;
-           !game_outcome(pos, rules) && static_cast<int64_t>(samples.size()) < positions; ++turn) {
-        const Dice d = turn == 0 ? roll_opening(dice_rng, rules) : roll_dice(dice_rng);
-        generate_moves(pos, d, rules, moves);
-        if (turn % 5 == 2 && moves.size() > 1) samples.push_back(Sample{pos, d, moves});
-        pos = moves[player->choose(pos, d, moves, agent_rng)].position;
-      }
+  std::vector<SearchBenchSample> samples;
+  auto player = make_agent("heuristic", rules);
+  Rng dice_rng(seed), agent_rng(seed + 1);
+  MoveList moves;
+  while (static_cast<int64_t>(samples.size()) < positions) {
+    Position pos = Position::start();
+    for (int turn = 0;
+         !game_outcome(pos, rules) && static_cast<int64_t>(samples.size()) < positions; ++turn) {
+      const Dice d = turn == 0 ? roll_opening(dice_rng, rules) : roll_dice(dice_rng);
+      generate_moves(pos, d, rules, moves);
+      if (turn % 5 == 2 && moves.size() > 1) samples.push_back(SearchBenchSample{pos, d, moves});
+      pos = moves[player->choose(pos, d, moves, agent_rng)].position;
     }
   }
+  return samples;
+}
+
+SearchBenchResult bench_search(const std::string& agent_spec, int64_t positions, uint64_t seed,
+                               const Rules& rules) {
+  const std::vector<SearchBenchSample> samples = bench_search_samples(positions, seed, rules);
   auto agent = make_agent(agent_spec, rules);
   auto* net = dynamic_cast<NetAgent*>(agent.get());
   Rng rng(seed + 2);

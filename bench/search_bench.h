@@ -8,10 +8,24 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "core/movegen.h"
 #include "core/rules.h"
 
 namespace nardy {
+
+// One timed decision: a position, its roll and the legal results.
+struct SearchBenchSample {
+  Position pos;
+  Dice dice;
+  MoveList moves;
+};
+
+// The first `positions` samples of heuristic self-play from `seed` (every 5th turn with more
+// than one legal result). Throws Error if positions < 1.
+std::vector<SearchBenchSample> bench_search_samples(int64_t positions, uint64_t seed,
+                                                    const Rules& rules);
 
 struct SearchBenchResult {
   int64_t moves = 0;

@@ -1,15 +1,58 @@
 // `nardy bench movegen|...`: speed figures on one core, with a behaviour signature.
 #include <cstdio>
+#include <filesystem>
 
 #include "cli/command.h"
 #include "bench/movegen_bench.h"
+#include "bench/summary_bench.h"
+#include "core/error.h"
 
 namespace nardy::cli {
 
 void add_bench_command(CLI::App& app) {
   auto* bench = app.add_subcommand(
       "bench", "Benchmarks reported as commands (speed on one core, plus a signature).");
-  bench->require_subcommand(1);
+  bench->require_subcommand(0, 1);
+  {
+    // `nardy bench` alone: the summary table of bench/summary_bench.h, by default with the
+    // small trained net of the repository (run from its root).
+    static constexpr const char* kDefaultNet = "tests/data/search_net.pt";
+    struct Args {
+      std::string net = kDefaultNet;
+      double scale = 1.0;
+      std::vector<std::string> rules;
+    };
+    auto a = std::make_shared<Args>();
+    bench
+        ->add_option("--net", a->net,
+                     "Without a subcommand: checkpoint for the search and rollout rows (\"\" "
+                     "leaves them out)")
+        ->capture_default_str();
+    bench->add_option("--scale", a->scale, "Without a subcommand: multiplies every row's work")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    add_rule_option(*bench, a->rules);
+    bench->callback([bench, a] {
+      if (!bench->get_subcommands().empty()) return;
+      SummaryBenchOptions o;
+      o.net = a->net;
+      if (!o.net.empty() && !std::filesystem::exists(o.net)) {
+        if (o.net != kDefaultNet) throw Error("bench: no checkpoint at '" + o.net + "'");
+        std::printf("(no net at %s: search and rollout rows left out; give --net PATH)\n",
+                    kDefaultNet);
+        o.net.clear();
+      }
+      o.scale = a->scale;
+      o.rules = rules_from(a->rules);
+      std::printf("%-22s %12s  %-15s %-22s %s\n", "benchmark (1 thread)", "value", "unit",
+                  "signature", "command");
+      for (const BenchRow& r : bench_summary(o)) {
+        std::printf("%-22s %12.*f  %-15s %-22s %s\n", r.name.c_str(), r.value < 10 ? 3 : 0, r.value,
+                    r.unit.c_str(), r.signature.c_str(), r.command.c_str());
+        std::fflush(stdout);
+      }
+    });
+  }
   {
     struct Args {
       long games = 20000;

@@ -1,8 +1,11 @@
 // `nardy bench search --agent SPEC`: seconds per move of an agent on fixed positions.
 #include <cstdio>
+#include <fstream>
 
 #include "cli/command.h"
 #include "bench/search_bench.h"
+#include "bench/search_reference.h"
+#include "core/error.h"
 
 namespace nardy::cli {
 
@@ -12,6 +15,7 @@ void add_bench_search_command(CLI::App& bench) {
     int64_t positions = 200;
     uint64_t seed = 1;
     std::vector<std::string> rules;
+    std::string record;
   };
   auto a = std::make_shared<Args>();
   auto* cmd = bench.add_subcommand(
@@ -24,8 +28,25 @@ void add_bench_search_command(CLI::App& bench) {
       ->capture_default_str()
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
   cmd->add_option("--seed", a->seed, "Seed of the positions")->capture_default_str();
+  cmd->add_option("--record", a->record,
+                  "Instead of timing, write every candidate the (net) agent scores on the "
+                  "positions to FILE: the search reference of bench/search_reference.h");
   add_rule_option(*cmd, a->rules);
   cmd->callback([a] {
+    if (!a->record.empty()) {
+      const SearchReference ref =
+          record_search_reference(a->agent, a->positions, a->seed, rules_from(a->rules));
+      std::ofstream out(a->record);
+      if (!out) throw Error("cannot write search reference '" + a->record + "'");
+      std::string command = "nardy bench search --agent " + a->agent + " --positions " +
+                            std::to_string(a->positions) + " --seed " + std::to_string(a->seed);
+      for (const auto& r : a->rules) command += " --rule " + r;
+      write_search_reference(ref, command + " --record FILE", out);
+      if (!out.flush()) throw Error("cannot write search reference '" + a->record + "'");
+      std::printf("recorded %zu decisions of %s to %s\n", ref.decisions.size(), a->agent.c_str(),
+                  a->record.c_str());
+      return;
+    }
     const SearchBenchResult r = bench_search(a->agent, a->positions, a->seed, rules_from(a->rules));
     std::printf("search: %s, %lld positions, %.3f s on 1 thread\n", a->agent.c_str(),
                 static_cast<long long>(r.moves), r.seconds);

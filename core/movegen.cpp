@@ -225,12 +225,13 @@ class Generator {
     uint64_t key = board_hash() ^ (high ? 0x5bd1e995ull : 0);
     if (!results_.insert(key)) return;
     MoveResult res;
-    std::array<int8_t, kNumPoints> board;
-    std::memcpy(board.data(), b_ + 1, kNumPoints);
-    // Result with the opponent to move: rotate by 12 and negate.
+    // Result with the opponent to move: rotate by 12 (opponent_route) and negate.
+    static_assert(kNumPoints == 24);
     std::array<int8_t, kNumPoints> flipped;
-    for (int r = 1; r <= kNumPoints; ++r)
-      flipped[opponent_route(r) - 1] = static_cast<int8_t>(-board[r - 1]);
+    for (int r = 1; r <= 12; ++r) {
+      flipped[r + 11] = static_cast<int8_t>(-b_[r]);
+      flipped[r - 1] = static_cast<int8_t>(-b_[r + 12]);
+    }
     res.position = Position::from_mover_board(flipped, ~pos_.side_to_move());
     res.move.num_steps = static_cast<uint8_t>(played);
     for (int s = 0; s < played; ++s) res.move.steps[s] = path_[s];

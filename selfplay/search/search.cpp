@@ -97,35 +97,53 @@ Search::Level& Search::level(int depth) {
   return *levels_[static_cast<size_t>(depth)];
 }
 
-void Search::static_children(const Position& pos, const MoveList& moves, Level& lv) {
-  const size_t n = moves.size();
+void Search::static_values(const Position& pos, std::span<const Position> children, Level& lv) {
+  const size_t n = children.size();
   lv.evals.resize(n);
   lv.batch.clear();
   lv.batch_positions.clear();
+  // The cache's slots are scattered over megabytes: ask for them a few children ahead.
+  constexpr size_t kAhead = 8;
+  for (size_t i = 0; i < std::min(n, kAhead); ++i) cache_.prefetch(children[i], 0);
   for (size_t i = 0; i < n; ++i) {
-    const Position& c = moves[i].position;
+    if (i + kAhead < n) cache_.prefetch(children[i + kAhead], 0);
+    const Position& c = children[i];
     if (auto o = game_outcome(c, rules_)) {
       lv.evals[i] = outcome_evaluation(*o, c.side_to_move());
       continue;
     }
-    if (cache_.lookup(c, 0, lv.evals[i])) continue;
+    if (cache_.lookup(c, 0, lv.evals[i])) {
+      // A pending entry (below): the same position earlier in this batch.
+      if (lv.evals[i].win < 0) lv.batch.push_back(static_cast<int>(i));
+      continue;
+    }
     if (c.off(~c.side_to_move()) == kNumCheckers) {  // last_roll_draw: Black's last turn
       lv.evals[i] = *exact_evaluation(c, rules_);
       cache_.store(c, 0, lv.evals[i]);
       continue;
     }
+    // Pending until the batch is evaluated: win = -1 - (its place in the batch). Every
+    // pending entry is overwritten below (same position, same slot), so none outlives this
+    // call; one evicted meanwhile only costs a second evaluation of the same value.
+    const int k = static_cast<int>(lv.batch_positions.size());
+    Evaluation pending;
+    pending.win = -1.0f - static_cast<float>(k);
+    lv.evals[i] = pending;
+    cache_.store(c, 0, pending);
     lv.batch.push_back(static_cast<int>(i));
     lv.batch_positions.push_back(c);
   }
   if (lv.batch.empty()) return;
-  lv.batch_evals.resize(lv.batch.size());
+  lv.batch_evals.resize(lv.batch_positions.size());
   evaluator_.evaluate(pos.with_side_to_move(~pos.side_to_move()), lv.batch_positions,
                       lv.batch_evals);
   ++evaluator_calls_;
-  evaluator_positions_ += lv.batch.size();
-  for (size_t k = 0; k < lv.batch.size(); ++k) {
-    lv.evals[static_cast<size_t>(lv.batch[k])] = lv.batch_evals[k];
+  evaluator_positions_ += lv.batch_positions.size();
+  for (size_t k = 0; k < lv.batch_positions.size(); ++k)
     cache_.store(lv.batch_positions[k], 0, lv.batch_evals[k]);
+  for (int i : lv.batch) {
+    Evaluation& e = lv.evals[static_cast<size_t>(i)];
+    e = lv.batch_evals[static_cast<size_t>(-1.0f - e.win)];
   }
 }
 
@@ -140,12 +158,22 @@ Evaluation Search::evaluate(const Position& pos, int depth) {
     ++evaluator_calls_;
     ++evaluator_positions_;
   } else {
+    // The whole level at once: every roll's results valued at 0-ply in one batched call
+    // (one base), then each roll's best at depth - 1.
     Level& lv = level(depth);
     const RollSet& rs = rolls_for(pos, rules_);
-    out = Evaluation{0, 0, 0, 0};
+    lv.children.clear();
+    lv.roll_end.clear();
     for (int r = 0; r < rs.count; ++r) {
       generate_moves(pos, rs.rolls[r].dice, rules_, lv.moves);
-      add_scaled(out, best_child(pos, lv.moves, depth - 1, lv),
+      for (const auto& m : lv.moves) lv.children.push_back(m.position);
+      lv.roll_end.push_back(static_cast<int>(lv.children.size()));
+    }
+    static_values(pos, lv.children, lv);
+    out = Evaluation{0, 0, 0, 0};
+    for (int r = 0; r < rs.count; ++r) {
+      const int begin = r == 0 ? 0 : lv.roll_end[static_cast<size_t>(r) - 1];
+      add_scaled(out, best_child(begin, lv.roll_end[static_cast<size_t>(r)], depth - 1, lv),
                  static_cast<float>(rs.rolls[r].weight36) / rs.total);
     }
   }
@@ -153,28 +181,30 @@ Evaluation Search::evaluate(const Position& pos, int depth) {
   return out;
 }
 
-Evaluation Search::best_child(const Position& pos, const MoveList& moves, int depth, Level& lv) {
-  static_children(pos, moves, lv);
-  const size_t n = moves.size();
+Evaluation Search::best_child(int begin, int end, int depth, Level& lv) {
+  const size_t n = static_cast<size_t>(end - begin);
+  const Evaluation* evals = lv.evals.data() + begin;
+  const Position* children = lv.children.data() + begin;
   if (depth == 0 || n == 1) {
-    if (n == 1 && depth > 0) return evaluate(moves[0].position, depth).flipped();
+    if (n == 1 && depth > 0) return evaluate(children[0], depth).flipped();
     size_t best = 0;
     float best_eq = -std::numeric_limits<float>::infinity();
     for (size_t i = 0; i < n; ++i) {
-      const float eq = -lv.evals[i].equity();  // mover's equity = -(child's)
+      const float eq = -evals[i].equity();  // mover's equity = -(child's)
       if (eq > best_eq) best_eq = eq, best = i;
     }
-    return lv.evals[best].flipped();
+    return evals[best].flipped();
   }
   lv.scored.clear();
-  for (size_t i = 0; i < n; ++i) lv.scored.push_back(ScoredMove{i, lv.evals[i].flipped(), 0});
+  for (size_t i = 0; i < n; ++i) lv.scored.push_back(ScoredMove{i, evals[i].flipped(), 0});
   std::sort(lv.scored.begin(), lv.scored.end(), better);
   const double floor = lv.scored[0].equity() - options_.filter_delta;
   const size_t keep = std::min(n, static_cast<size_t>(options_.filter_keep));
   Evaluation best;
   double best_eq = -std::numeric_limits<double>::infinity();
+  // evaluate() at depth uses the scratch of deeper levels only, never lv.
   for (size_t k = 0; k < keep && lv.scored[k].equity() >= floor; ++k) {
-    const Evaluation v = evaluate(moves[lv.scored[k].index].position, depth).flipped();
+    const Evaluation v = evaluate(children[lv.scored[k].index], depth).flipped();
     if (v.equity() > best_eq) best_eq = v.equity(), best = v;
   }
   return best;
@@ -183,7 +213,9 @@ Evaluation Search::best_child(const Position& pos, const MoveList& moves, int de
 void Search::score_moves(const Position& pos, const MoveList& moves, int ply,
                          std::vector<ScoredMove>& out) {
   Level& lv = level(std::max(ply, 0) + 1);
-  static_children(pos, moves, lv);
+  lv.children.clear();
+  for (const auto& m : moves) lv.children.push_back(m.position);
+  static_values(pos, lv.children, lv);
   out.clear();
   for (size_t i = 0; i < moves.size(); ++i) out.push_back(ScoredMove{i, lv.evals[i].flipped(), 0});
   std::sort(out.begin(), out.end(), better);
@@ -199,7 +231,9 @@ void Search::score_moves(const Position& pos, const MoveList& moves, int ply,
 
 std::pair<size_t, Evaluation> Search::best_static(const Position& pos, const MoveList& moves) {
   Level& lv = level(0);
-  static_children(pos, moves, lv);
+  lv.children.clear();
+  for (const auto& m : moves) lv.children.push_back(m.position);
+  static_values(pos, lv.children, lv);
   size_t best = 0;
   float best_eq = -std::numeric_limits<float>::infinity();
   for (size_t i = 0; i < moves.size(); ++i) {

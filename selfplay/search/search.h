@@ -24,6 +24,9 @@
 // judged after the turn). At the start position under `opening=no_doubles` the chance node
 // holds only the 15 non-double rolls.
 //
+// A node at depth >= 1 generates the results of all its rolls first and values them at 0-ply
+// in one batched evaluator call (one base: the node with the other side to move; a position
+// reached by two rolls is sent once), then takes each roll's best at depth - 1.
 // Every value (static and deeper) goes through an EvalCache keyed by (position, depth).
 // A Search belongs to one thread; it keeps scratch buffers per depth and allocates nothing
 // once they have grown.
@@ -103,18 +106,22 @@ class Search {
  private:
   struct Level {  // scratch of one recursion depth
     MoveList moves;
-    std::vector<Position> positions;
-    std::vector<Evaluation> evals;
-    std::vector<int> batch;  // indices sent to the evaluator
+    std::vector<Position> children;  // every roll's results, roll after roll
+    std::vector<int> roll_end;       // children[roll_end[r-1] .. roll_end[r]) are roll r's
+    std::vector<Evaluation> evals;   // children's 0-ply values, child's view
+    std::vector<int> batch;          // indices sent to the evaluator
     std::vector<Position> batch_positions;
     std::vector<Evaluation> batch_evals;
     std::vector<ScoredMove> scored;
   };
   Level& level(int depth);
-  // 0-ply values of every result in `moves` (children of pos) into lv.evals, child's view.
-  void static_children(const Position& pos, const MoveList& moves, Level& lv);
-  // The mover's best value over `moves` with children valued at `depth` (filtered).
-  Evaluation best_child(const Position& pos, const MoveList& moves, int depth, Level& lv);
+  // 0-ply values of `children` (all children of pos) into evals, child's view: decided
+  // positions exactly, the rest from the cache or one batched evaluator call. A position that
+  // occurs twice is sent once.
+  void static_values(const Position& pos, std::span<const Position> children, Level& lv);
+  // The mover's best value over children [begin, end) of lv (0-ply values in lv.evals) with
+  // the children valued at `depth` (filtered).
+  Evaluation best_child(int begin, int end, int depth, Level& lv);
 
   Evaluator& evaluator_;
   Rules rules_;

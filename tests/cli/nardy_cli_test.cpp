@@ -164,6 +164,23 @@ TEST_F(NardyCli, ShowDrawsAndRejectsBadInput) {
   EXPECT_EQ(bad_pos.err, "nardy: position '1,2 w': expected 24 point counts, got 2\n");
 }
 
+#ifdef NARDY_TEST_DATA
+// `nardy bench` alone prints one table with every row and its signature (tiny workloads here;
+// the signatures themselves are checked in tests/bench/signature_test.cpp).
+TEST_F(NardyCli, BenchPrintsTheSummaryTable) {
+  CliRun r = run_nardy(
+      {"bench", "--net", std::string(NARDY_TEST_DATA) + "/search_net.pt", "--scale", "0.01"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  for (const char* row : {"movegen", "TD training", "search ply 0", "search ply 1", "search ply 2",
+                          "rollout plain", "rollout luck-adjusted"})
+    EXPECT_NE(r.out.find(std::string("\n") + row + " "), std::string::npos) << row << "\n" << r.out;
+  EXPECT_NE(r.out.find("results"), std::string::npos) << r.out;
+  CliRun bad = run_nardy({"bench", "--net", "/nonexistent/net.pt"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("/nonexistent/net.pt"), std::string::npos) << bad.err;
+}
+#endif
+
 TEST_F(NardyCli, HelpAndMissingCommand) {
   CliRun help = run_nardy({"--help"});
   EXPECT_EQ(help.exit_code, 0);

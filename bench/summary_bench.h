@@ -1,0 +1,41 @@
+// bench/summary_bench.h — the one table `nardy bench` prints: every speed figure of issue 11
+// with the signature that shows the code still computes the same things.
+//
+// Rows (one thread each, fixed seeds):
+//   movegen          random complete games/s (bench/movegen_bench.h); signature: results
+//   TD training      self-play training games/s, default bench net raw 128, fast kernels
+//                    (bench/train_bench.h); signature: turns played
+//   search ply 0/1/2 ms per move of net:NET:ply=N on the `nardy bench search` positions
+//                    (bench/search_bench.h); signature: hash of the choices
+//   rollout plain / luck-adjusted
+//                    trials/s of a 0-ply rollout of the start with NET
+//                    (selfplay/evaluation/rollout.h); signature: the equity estimate
+// Without a net (empty path) the search and rollout rows are left out.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/rules.h"
+
+namespace nardy {
+
+struct BenchRow {
+  std::string name;       // e.g. "search ply 2"
+  double value = 0;       // in `unit`
+  std::string unit;       // e.g. "ms/move"
+  std::string signature;  // printed as is
+  std::string command;    // the `nardy bench ...` command that measures this row alone
+};
+
+struct SummaryBenchOptions {
+  std::string net;     // checkpoint for the search and rollout rows ("" = leave them out)
+  double scale = 1.0;  // multiplies every row's workload (> 0)
+  Rules rules;
+};
+
+// Runs every row and returns them in the order above. Throws Error on a bad net or scale.
+std::vector<BenchRow> bench_summary(const SummaryBenchOptions& options);
+
+}  // namespace nardy

@@ -1,0 +1,37 @@
+// The signatures `nardy bench` prints: a speed change must not change what is computed.
+// The constants were recorded from the implementation before the speed work of issue 11 with
+// the commands in the comments (seed 1, default rules).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "bench/movegen_bench.h"
+#include "bench/search_bench.h"
+
+namespace nardy {
+namespace {
+
+const std::string kNet = std::string(NARDY_TEST_DATA) + "/search_net.pt";
+
+TEST(BenchSignature, MovegenCountsTheSameResults) {
+  // nardy bench movegen --games 1000
+  EXPECT_EQ(bench_movegen(1000, 1, Rules{}).results, 979031u);
+}
+
+TEST(BenchSignature, GreedySearchChoosesTheSameMoves) {
+  // nardy bench search --agent net:tests/data/search_net.pt:ply=0 --positions 200
+  EXPECT_EQ(bench_search("net:" + kNet + ":ply=0", 200, 1, Rules{}).signature, 674688042526184382u);
+}
+
+TEST(BenchSignature, OnePlySearchChoosesTheSameMoves) {
+  // nardy bench search --agent net:tests/data/search_net.pt:ply=1 --positions 50
+  EXPECT_EQ(bench_search("net:" + kNet + ":ply=1", 50, 1, Rules{}).signature, 5923775783101302914u);
+}
+
+TEST(BenchSignature, TwoPlySearchChoosesTheSameMoves) {
+  // nardy bench search --agent net:tests/data/search_net.pt:ply=2 --positions 10
+  EXPECT_EQ(bench_search("net:" + kNet + ":ply=2", 10, 1, Rules{}).signature, 4009324345652577428u);
+}
+
+}  // namespace
+}  // namespace nardy
