@@ -112,6 +112,9 @@ def test_ranks_train_the_net_of_one_process_with_as_many_threads(exe, tmp_path, 
     assert [m["td_error"] for m in metrics] == [m["td_error"] for m in single]
     assert metrics[-1]["eval"] == single[-1]["eval"]
     assert json.loads((run / "state.json").read_text())["world_size"] == ranks
+    import nardy  # the package's run-directory readers see the same lines
+
+    assert [m["world_size"] for m in nardy.read_metrics(run)] == [ranks, ranks]
     # Rank 0 reports; the others print nothing.
     assert "run directory" in results[0][1]
     assert all(stdout == "" for _, stdout, _ in results[1:])
