@@ -21,6 +21,31 @@ void SingleProcessWorld::broadcast(std::string&, int root) {
   if (root != 0) throw Error("broadcast: root " + std::to_string(root) + " is not a rank of 1");
 }
 
+std::vector<std::string> gather_results(World& world, std::string_view mine,
+                                        std::exception_ptr error, const std::string& job) {
+  std::string sent;
+  if (error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      sent = std::string("E") + e.what();
+    } catch (...) {
+      sent = "Eunknown error";
+    }
+  } else {
+    sent = "R" + std::string(mine);
+  }
+  std::vector<std::string> all = world.all_gather_bytes(sent);
+  if (error) std::rethrow_exception(error);
+  for (size_t r = 0; r < all.size(); ++r) {
+    if (all[r].empty() || all[r][0] != 'R')
+      throw Error(job + ": rank " + std::to_string(r) +
+                  " failed: " + (all[r].empty() ? std::string("(no message)") : all[r].substr(1)));
+    all[r].erase(0, 1);
+  }
+  return all;
+}
+
 World& single_process_world() {
   static SingleProcessWorld world;
   return world;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <span>
 #include <string>
 #include <string_view>
@@ -56,6 +57,13 @@ class SingleProcessWorld final : public World {
   void broadcast(std::string&, int root) override;
   void barrier() override {}
 };
+
+// All-gather of a job's results that also carries failures: a rank whose `error` is set sends
+// its message instead of `mine`. Every rank then rethrows its own error, or throws
+// Error("JOB: rank R failed: MESSAGE") for the lowest failed rank; otherwise returns every rank's
+// bytes in rank order.
+std::vector<std::string> gather_results(World& world, std::string_view mine,
+                                        std::exception_ptr error, const std::string& job);
 
 // The shared SingleProcessWorld (what a job runs on when given no World).
 World& single_process_world();

@@ -251,35 +251,20 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b,
   }
   bool stopped_early = used < needed;
   if (world.size() > 1) {
-    // Every rank sends "E<message>" or "P<complete flag><pairs>"; the blocks join in rank order
-    // up to the first one a stop cut short.
-    std::string mine;
-    if (error) {
-      try {
-        std::rethrow_exception(error);
-      } catch (const std::exception& e) {
-        mine = std::string("E") + e.what();
-      } catch (...) {
-        mine = "Eunknown error";
-      }
-    } else {
-      mine = std::string("P") + (stopped_early ? '0' : '1') +
-             std::string(reinterpret_cast<const char*>(played.data()),
-                         played.size() * sizeof(int32_t));
-    }
-    const std::vector<std::string> all = world.all_gather_bytes(mine);
-    if (error) std::rethrow_exception(error);
+    // Every rank sends <complete flag><pairs>; the blocks join in rank order up to the first one
+    // a stop cut short.
+    const std::string mine =
+        std::string(1, stopped_early ? '0' : '1') +
+        std::string(reinterpret_cast<const char*>(played.data()), played.size() * sizeof(int32_t));
+    const std::vector<std::string> all = gather_results(world, mine, error, "arena");
     played.clear();
     stopped_early = false;
-    for (size_t r = 0; r < all.size(); ++r) {
-      if (all[r].empty() || all[r][0] != 'P')
-        throw Error("arena: rank " + std::to_string(r) + " failed: " +
-                    (all[r].empty() ? std::string("(no message)") : all[r].substr(1)));
-      const size_t n = (all[r].size() - 2) / sizeof(int32_t);
+    for (const std::string& rank_bytes : all) {
+      const size_t n = (rank_bytes.size() - 1) / sizeof(int32_t);
       const size_t at = played.size();
       played.resize(at + n);
-      std::memcpy(played.data() + at, all[r].data() + 2, n * sizeof(int32_t));
-      if (all[r][1] != '1') {
+      std::memcpy(played.data() + at, rank_bytes.data() + 1, n * sizeof(int32_t));
+      if (rank_bytes[0] != '1') {
         stopped_early = true;
         break;
       }

@@ -60,34 +60,17 @@ Dice first_roll_of(int64_t t, bool no_doubles) {
 
 static_assert(std::is_trivially_copyable_v<Trial>);
 
-// Every rank's trials in rank order (= trial order); each rank sends "E<message>" or
-// "T<trials>". Rethrows this rank's own `error`, or throws for another rank's.
+// Every rank's trials in rank order (= trial order). Rethrows this rank's own `error`, or
+// throws for another rank's.
 std::vector<Trial> gather_trials(World& world, const std::vector<Trial>& mine,
                                  std::exception_ptr error) {
-  std::string bytes;
-  if (error) {
-    try {
-      std::rethrow_exception(error);
-    } catch (const std::exception& e) {
-      bytes = std::string("E") + e.what();
-    } catch (...) {
-      bytes = "Eunknown error";
-    }
-  } else {
-    bytes =
-        "T" + std::string(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(Trial));
-  }
-  const std::vector<std::string> all = world.all_gather_bytes(bytes);
-  if (error) std::rethrow_exception(error);
+  const std::string bytes(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(Trial));
   std::vector<Trial> out;
-  for (size_t r = 0; r < all.size(); ++r) {
-    if (all[r].empty() || all[r][0] != 'T')
-      throw Error("rollout: rank " + std::to_string(r) +
-                  " failed: " + (all[r].empty() ? std::string("(no message)") : all[r].substr(1)));
-    const size_t n = (all[r].size() - 1) / sizeof(Trial);
+  for (const std::string& rank_bytes : gather_results(world, bytes, error, "rollout")) {
+    const size_t n = rank_bytes.size() / sizeof(Trial);
     const size_t at = out.size();
     out.resize(at + n);
-    std::memcpy(static_cast<void*>(out.data() + at), all[r].data() + 1, n * sizeof(Trial));
+    std::memcpy(static_cast<void*>(out.data() + at), rank_bytes.data(), n * sizeof(Trial));
   }
   return out;
 }
