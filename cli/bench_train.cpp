@@ -49,27 +49,42 @@ void add_bench_train_command(CLI::App& bench) {
   add_rule_option(*cmd, a->rules);
   cmd->callback([a] {
     const Rules rules = rules_from(a->rules);
+    World& world = process_world();  // under torchrun: the games of all ranks, rank 0 reports
+    const bool root = world.is_root();
     NetShape shape;
     shape.encoder = a->encoder;
     shape.hidden = {a->hidden};
     shape.num_outputs = rules.last_roll_draw ? 4 : 3;
     auto run = [&](const std::string& backend, long games) {
       const int threads = a->threads;
-      bench_train(shape, backend, std::min(games, 20L), threads, a->seed + 1, rules,
-                  a->merge_every);  // warm-up
-      const TrainBenchResult r =
-          bench_train(shape, backend, games, threads, a->seed, rules, a->merge_every);
+      bench_train(shape, backend, std::min(games, 20L), threads, a->seed + 1, rules, a->merge_every,
+                  0.1, 0.7, &world);  // warm-up
+      const TrainBenchResult r = bench_train(shape, backend, games, threads, a->seed, rules,
+                                             a->merge_every, 0.1, 0.7, &world);
+      if (!root) return;
       std::printf(
           "train %-8s %6ld games %8ld turns %8.2f s  %8.1f games/s  %9.0f turns/s  (%d thread%s)\n",
           r.backend.c_str(), static_cast<long>(r.games), static_cast<long>(r.turns), r.seconds,
           r.games_per_s(), r.turns_per_s(), r.threads, r.threads == 1 ? "" : "s");
+      if (r.world_size > 1)
+        std::printf(
+            "  %d ranks x %d thread%s: %lld rounds, %lld bytes sent per rank per round, "
+            "%.3f ms per round merging (exchange, waiting for the slowest rank, sum), "
+            "%.1f%% of the time\n",
+            r.world_size, r.threads, r.threads == 1 ? "" : "s", static_cast<long long>(r.rounds),
+            static_cast<long long>(r.bytes_sent_per_round),
+            r.rounds ? 1000 * r.merge_seconds / static_cast<double>(r.rounds) : 0.0,
+            r.seconds > 0 ? 100 * r.merge_seconds / r.seconds : 0.0);
       std::fflush(stdout);
     };
-    std::printf("self-play TD training, net %s %d hidden sigmoid, %d thread%s", a->encoder.c_str(),
-                a->hidden, a->threads, a->threads == 1 ? "" : "s");
-    if (a->threads > 1)
-      std::printf(" (private copies merged every %d games per worker)", a->merge_every);
-    std::printf(", seed %llu\n", static_cast<unsigned long long>(a->seed));
+    if (root) {
+      std::printf("self-play TD training, net %s %d hidden sigmoid, %d thread%s",
+                  a->encoder.c_str(), a->hidden, a->threads, a->threads == 1 ? "" : "s");
+      if (world.size() > 1) std::printf(" on each of %d ranks", world.size());
+      if (a->threads > 1 || world.size() > 1)
+        std::printf(" (private copies merged every %d games per worker)", a->merge_every);
+      std::printf(", seed %llu\n", static_cast<unsigned long long>(a->seed));
+    }
     if (a->backend != "libtorch") run("fast", a->games);
     if (a->backend != "fast")
       run("libtorch", a->libtorch_games > 0 ? a->libtorch_games : std::max(10L, a->games / 10));

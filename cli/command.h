@@ -14,6 +14,7 @@
 #include "core/rules.h"
 #include "core/types.h"
 #include "selfplay/agents/agent.h"
+#include "selfplay/distributed/world.h"
 
 namespace nardy::cli {
 
@@ -34,6 +35,12 @@ void add_rollout_command(CLI::App& app);
 void add_tournament_command(CLI::App& app);
 void add_engine_command(CLI::App& app);
 void add_serve_command(CLI::App& app);
+
+// The ranks this process runs with: torchrun's environment (selfplay/distributed/world_env.h),
+// or a single process without it. Made on first use (the rendezvous with the other ranks);
+// nardy-full only (cli/world.cpp). Commands that split their work (train, eval, tournament,
+// rollout, bench train) print and write files on rank 0 only.
+World& process_world();
 
 // Adds the repeated `--rule KEY=VALUE` option; the result is read with rules_from().
 void add_rule_option(CLI::App& cmd, std::vector<std::string>& assignments);

@@ -77,14 +77,16 @@ void add_eval_command(CLI::App& app) {
     o.threads = args->threads;
     o.seed = args->seed;
     o.rules = rules_from(args->rules);
+    o.world = &process_world();
     if (!args->sprt.empty()) {
       SprtOptions s = parse_sprt(args->sprt);
       s.alpha = args->alpha;
       s.beta = args->beta;
       o.sprt = s;
     }
+    const bool root = o.world->is_root();  // prints and writes; every rank plays its share
     std::ofstream json;
-    if (!args->json.empty()) {
+    if (root && !args->json.empty()) {
       json.open(args->json);
       if (!json) throw Error("eval: cannot write JSON file '" + args->json + "'");
     }
@@ -92,9 +94,13 @@ void add_eval_command(CLI::App& app) {
     ArenaResult r = run_arena(args->a, args->b, o);
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!root) return;
     std::cout << r.to_text();
-    std::printf("%.2f s, %.1f games/s on %d thread(s), %.1f turns per game\n", secs, r.games / secs,
-                args->threads, r.games ? static_cast<double>(r.turns) / r.games : 0.0);
+    std::printf(
+        "%.2f s, %.1f games/s on %d thread(s)%s, %.1f turns per game\n", secs, r.games / secs,
+        args->threads,
+        o.world->size() > 1 ? (" x " + std::to_string(o.world->size()) + " ranks").c_str() : "",
+        r.games ? static_cast<double>(r.turns) / r.games : 0.0);
     if (json.is_open()) {
       json << r.to_json() << "\n";
       if (!json) throw Error("eval: failed writing JSON file '" + args->json + "'");

@@ -84,6 +84,7 @@ void add_rollout_command(CLI::App& app) {
     o.stratify = !a->no_stratify;
     o.luck_adjust = !a->no_luck;
     o.luck_turns = a->luck_turns;
+    o.world = &process_world();
     EvaluatorMaker luck;
     if (!a->luck_net.empty()) {
       ValueNet net = load_shared_net(a->luck_net);
@@ -97,6 +98,7 @@ void add_rollout_command(CLI::App& app) {
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (after_move) r = r.flipped();
+    if (!o.world->is_root()) return;  // every rank rolled its share; rank 0 reports
     std::cout << header << "\n" << r.to_text();
     std::printf("%.2f s (%.0f trials/s on %d thread(s))\n", secs, r.trials / secs, a->threads);
     if (!a->json.empty()) write_output_file("rollout", "JSON", a->json, r.to_json() + "\n");

@@ -42,12 +42,16 @@ void add_tournament_command(CLI::App& app) {
     o.threads = a->threads;
     o.seed = a->seed;
     o.rules = rules_from(a->rules);
-    o.progress = [](int k, int n, const ArenaResult& r) {
-      std::fprintf(stderr, "match %d/%d: %s vs %s %+.3f pts/game\n", k, n, r.a_spec.c_str(),
-                   r.b_spec.c_str(), r.a_points_per_game);
+    o.world = &process_world();
+    const bool root = o.world->is_root();  // prints and writes; every rank plays its share
+    o.progress = [root](int k, int n, const ArenaResult& r) {
+      if (root)
+        std::fprintf(stderr, "match %d/%d: %s vs %s %+.3f pts/game\n", k, n, r.a_spec.c_str(),
+                     r.b_spec.c_str(), r.a_points_per_game);
     };
     const std::vector<std::string> players = expand_tournament_players(a->players);
     const TournamentResult t = run_tournament(players, o);
+    if (!root) return;
     std::cout << t.to_text();
     if (!a->csv.empty()) write_output_file("tournament", "CSV", a->csv, t.to_csv());
     if (!a->json.empty()) write_output_file("tournament", "JSON", a->json, t.to_json() + "\n");

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "core/error.h"
@@ -30,16 +31,45 @@ struct TrainArgs {
   std::string config;
   std::vector<std::string> overrides;
   std::string resume;
+  bool auto_resume = false;
 };
 
 void run_train(const TrainArgs& a) {
   if (a.config.empty() == a.resume.empty())
     throw Error("train: give exactly one of --config FILE (a new run) or --resume RUN_DIR");
+  if (a.auto_resume && a.config.empty())
+    throw Error("train: --auto-resume goes with --config (it resumes that config's run)");
+  World& world = process_world();
+  if (!world.is_root()) {
+    // Rank 0 reads the config and the run directory and sends this rank the start
+    // (selfplay/training/td_trainer.h); this rank needs neither and prints nothing.
+    TrainCallbacks quiet;
+    quiet.stop = &g_stop;  // a stop is agreed on by all ranks at the next round end
+    g_stop = false;
+    auto previous_int = std::signal(SIGINT, on_interrupt);
+    auto previous_term = std::signal(SIGTERM, on_interrupt);
+    try {
+      train(TrainConfig{}, quiet, &world);
+    } catch (...) {
+      std::signal(SIGINT, previous_int);
+      std::signal(SIGTERM, previous_term);
+      throw;
+    }
+    std::signal(SIGINT, previous_int);
+    std::signal(SIGTERM, previous_term);
+    return;
+  }
   TrainConfig config;
   std::string run_dir;
+  std::string resume_dir = a.resume;
   if (!a.config.empty()) {
     config = load_config(a.config, a.overrides);
     run_dir = config.run_path();
+    if (a.auto_resume && std::filesystem::exists(run_dir + "/state.json")) {
+      resume_dir = run_dir;
+      config = load_config(RunDir::open(run_dir).config_path());
+      apply_overrides(config, a.overrides, run_dir + "/config.yaml");
+    }
   } else {
     run_dir = a.resume;
     TrainConfig c = load_config(RunDir::open(a.resume).config_path());
@@ -57,6 +87,10 @@ void run_train(const TrainArgs& a) {
       }()
           .c_str(),
       config.run.threads, config.run.threads == 1 ? "" : "s");
+  if (world.size() > 1)
+    std::printf("  on %d ranks (%s): %d workers in all\n", world.size(),
+                world.description().c_str(), world.size() * config.run.threads);
+  if (resume_dir != a.resume) std::printf("  resuming it from its latest checkpoint\n");
   std::fflush(stdout);
 
   double last_plain = -1;
@@ -87,7 +121,8 @@ void run_train(const TrainArgs& a) {
   auto previous_term = std::signal(SIGTERM, on_interrupt);
   TrainResult result;
   try {
-    result = a.resume.empty() ? train(config, callbacks) : resume(a.resume, a.overrides, callbacks);
+    result = resume_dir.empty() ? train(config, callbacks, &world)
+                                : resume(resume_dir, a.overrides, callbacks, &world);
   } catch (...) {
     std::signal(SIGINT, previous_int);
     std::signal(SIGTERM, previous_term);
@@ -117,6 +152,9 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--resume", a->resume,
                   "Continue the run in this directory from its latest checkpoint")
       ->type_name("RUN_DIR");
+  cmd->add_flag("--auto-resume", a->auto_resume,
+                "With --config: if the config's run directory already holds a run, resume it "
+                "instead (restarts under torchrun --max_restarts)");
   cmd->callback([a] { run_train(*a); });
 }
 

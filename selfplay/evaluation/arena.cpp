@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -25,6 +26,30 @@ double game_score(int a_points) {
 }
 double pair_score(int p0, int p1) {
   return (game_score(p0) + game_score(p1)) / 2;
+}
+
+// The SPRT over pair scores in order, stopping at the first crossing (as run_arena does).
+struct SprtWalk {
+  std::string verdict = "inconclusive";
+  double llr = 0;
+  int64_t pairs = 0;  // pairs walked (the stopping point when there is a verdict)
+};
+SprtWalk walk_sprt(const std::vector<double>& pair_scores, const SprtOptions& sprt) {
+  const SprtBounds bounds = sprt_bounds(sprt.alpha, sprt.beta);
+  SprtWalk w;
+  double sum = 0, sum_sq = 0;
+  for (double x : pair_scores) {
+    sum += x;
+    sum_sq += x * x;
+    ++w.pairs;
+    w.llr = sprt_llr(w.pairs, sum, sum_sq, sprt.elo0, sprt.elo1);
+    if (w.pairs < sprt.min_pairs) continue;
+    if (w.llr >= bounds.upper || w.llr <= bounds.lower) {
+      w.verdict = w.llr >= bounds.upper ? "H1" : "H0";
+      break;
+    }
+  }
+  return w;
 }
 
 nlohmann::json finite_or_null(double x) {
@@ -103,23 +128,9 @@ ArenaResult arena_statistics(const std::vector<int>& game_points,
     const SprtBounds bounds = sprt_bounds(sprt->alpha, sprt->beta);
     r.sprt_lower = bounds.lower;
     r.sprt_upper = bounds.upper;
-    double sum = 0, sum_sq = 0;
-    r.sprt_verdict = "inconclusive";
-    // Walk the pairs in order, exactly as run_arena does, and stop at the first crossing.
-    for (int64_t i = 0; i < r.pairs; ++i) {
-      sum += pair_scores[static_cast<size_t>(i)];
-      sum_sq += pair_scores[static_cast<size_t>(i)] * pair_scores[static_cast<size_t>(i)];
-      r.sprt_llr = sprt_llr(i + 1, sum, sum_sq, sprt->elo0, sprt->elo1);
-      if (i + 1 < sprt->min_pairs) continue;
-      if (r.sprt_llr >= bounds.upper) {
-        r.sprt_verdict = "H1";
-        break;
-      }
-      if (r.sprt_llr <= bounds.lower) {
-        r.sprt_verdict = "H0";
-        break;
-      }
-    }
+    const SprtWalk walk = walk_sprt(pair_scores, *sprt);
+    r.sprt_verdict = walk.verdict;
+    r.sprt_llr = walk.llr;
   }
   return r;
 }
@@ -137,8 +148,14 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b,
     if (!(s.alpha > 0 && s.alpha < 0.5 && s.beta > 0 && s.beta < 0.5))
       throw Error("arena: SPRT alpha and beta must lie in (0, 0.5)");
   }
-  const int64_t pairs = (options.games + 1) / 2;
-  const int threads = static_cast<int>(std::min<int64_t>(options.threads, pairs));
+  World& world = options.world ? *options.world : single_process_world();
+  // This rank's pairs: [first, first + pairs).
+  const IndexRange block = block_of((options.games + 1) / 2, world.rank(), world.size());
+  const int64_t first = block.begin, pairs = block.size();
+  // With several ranks the SPRT runs on the gathered pairs (see the header).
+  const bool sprt_here = options.sprt && world.size() == 1;
+  const int threads =
+      static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(options.threads, pairs)));
 
   struct Slot {
     PairPlay play;
@@ -182,7 +199,7 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b,
         if (i >= stop_at.load()) break;
         PairPlay play;
         try {
-          play = play_pair(*a, *b, options.rules, options.seed, i);
+          play = play_pair(*a, *b, options.rules, options.seed, first + i);
         } catch (const Stopped&) {
           stopped.store(true);  // pair i is abandoned
           break;
@@ -190,7 +207,7 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b,
         {
           std::lock_guard lock(mutex);
           slots[static_cast<size_t>(i)] = Slot{play, true};
-          if (options.sprt) {
+          if (sprt_here) {
             while (prefix < stop_at.load() && slots[static_cast<size_t>(prefix)].done) {
               const PairPlay& p = slots[static_cast<size_t>(prefix)].play;
               const double x = pair_score(p.a_points[0], p.a_points[1]);
@@ -218,26 +235,66 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b,
   for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
   worker(0);
   for (auto& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
+  if (error && world.size() == 1) std::rethrow_exception(error);
 
-  // The finished pairs from pair 0 on: all that were needed, unless a stop left a gap.
+  // The finished pairs from this block's start on: all that were needed, unless a stop left a
+  // gap.
   const int64_t needed = stop_at.load();
   int64_t used = 0;
   while (used < needed && slots[static_cast<size_t>(used)].done) ++used;
-  std::vector<int> game_points;
-  game_points.reserve(static_cast<size_t>(2 * used));
-  int64_t turns = 0;
+  // Per pair: A's points and the turns of both games.
+  std::vector<int32_t> played;
+  played.reserve(static_cast<size_t>(4 * used));
   for (int64_t i = 0; i < used; ++i) {
-    const Slot& s = slots[static_cast<size_t>(i)];
-    game_points.push_back(s.play.a_points[0]);
-    game_points.push_back(s.play.a_points[1]);
-    turns += s.play.turns[0] + s.play.turns[1];
+    const PairPlay& p = slots[static_cast<size_t>(i)].play;
+    played.insert(played.end(), {p.a_points[0], p.a_points[1], p.turns[0], p.turns[1]});
   }
+  bool stopped_early = used < needed;
+  if (world.size() > 1) {
+    // Every rank sends <complete flag><pairs>; the blocks join in rank order up to the first one
+    // a stop cut short.
+    const std::string mine =
+        std::string(1, stopped_early ? '0' : '1') +
+        std::string(reinterpret_cast<const char*>(played.data()), played.size() * sizeof(int32_t));
+    const std::vector<std::string> all = gather_results(world, mine, error, "arena");
+    played.clear();
+    stopped_early = false;
+    for (const std::string& rank_bytes : all) {
+      const size_t n = (rank_bytes.size() - 1) / sizeof(int32_t);
+      const size_t at = played.size();
+      played.resize(at + n);
+      std::memcpy(played.data() + at, rank_bytes.data() + 1, n * sizeof(int32_t));
+      if (rank_bytes[0] != '1') {
+        stopped_early = true;
+        break;
+      }
+    }
+  }
+  std::vector<int> game_points;
+  game_points.reserve(played.size() / 2);
+  for (size_t k = 0; k + 3 < played.size(); k += 4) {
+    game_points.push_back(played[k]);
+    game_points.push_back(played[k + 1]);
+  }
+  if (options.sprt && !sprt_here) {
+    // Keep the pairs up to the SPRT's stopping point, as one process would have played them.
+    std::vector<double> scores;
+    for (size_t k = 0; k + 1 < game_points.size(); k += 2)
+      scores.push_back(pair_score(game_points[k], game_points[k + 1]));
+    const SprtWalk walk = walk_sprt(scores, *options.sprt);
+    if (walk.verdict != "inconclusive") {
+      game_points.resize(static_cast<size_t>(2 * walk.pairs));
+      played.resize(static_cast<size_t>(4 * walk.pairs));
+      stopped_early = false;
+    }
+  }
+  int64_t turns = 0;
+  for (size_t k = 0; k + 3 < played.size(); k += 4) turns += played[k + 2] + played[k + 3];
   ArenaResult r = arena_statistics(game_points, options.sprt);
   r.turns = turns;
   r.a_spec = a_spec;
   r.b_spec = b_spec;
-  r.stopped = used < needed;
+  r.stopped = stopped_early;
   return r;
 }
 

@@ -17,6 +17,14 @@
 // elo_from_score(). The SPRT (if requested) runs on those pair scores after every pair, in
 // pair order, so its stopping point — and the whole result — is the same for any T.
 //
+// Ranks (`world`, selfplay/distributed/world.h): the pairs are split into one contiguous block
+// per rank (block_of), each rank plays its block on its threads, and the ranks all-gather the
+// per-game points and turns; every rank then holds the whole result, the same bits as one
+// process playing every pair. An SPRT is decided afterwards on the pairs in order (the ranks
+// play their whole blocks), so the verdict and the figures equal the single process's; only
+// the work done past the stopping point is wasted. A failure on any rank throws on every rank.
+// `progress` counts this rank's games.
+//
 // Stopping on request (`should_stop`, selfplay/search/stop.h): polled before every pair and,
 // through the agents, before every move. Once it returns true no pair starts, the pairs being
 // played are abandoned, and the result covers the pairs finished from pair 0 on without a gap (so
@@ -34,6 +42,7 @@
 #include "core/random.h"
 #include "core/rules.h"
 #include "selfplay/agents/agent.h"
+#include "selfplay/distributed/world.h"
 #include "selfplay/search/stop.h"
 
 namespace nardy {
@@ -54,6 +63,7 @@ struct ArenaOptions {
   std::function<void(int64_t games_done)> progress;
   // ---- Extensions ----
   ShouldStop should_stop;  // see the header comment; empty: never stops
+  World* world = nullptr;  // ranks sharing the pairs (see above); null: this process alone
 };
 
 struct ArenaResult {

@@ -3,6 +3,8 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <type_traits>
 #include <exception>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -56,6 +58,23 @@ Dice first_roll_of(int64_t t, bool no_doubles) {
   return ordered_roll(1);
 }
 
+static_assert(std::is_trivially_copyable_v<Trial>);
+
+// Every rank's trials in rank order (= trial order). Rethrows this rank's own `error`, or
+// throws for another rank's.
+std::vector<Trial> gather_trials(World& world, const std::vector<Trial>& mine,
+                                 std::exception_ptr error) {
+  const std::string bytes(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(Trial));
+  std::vector<Trial> out;
+  for (const std::string& rank_bytes : gather_results(world, bytes, error, "rollout")) {
+    const size_t n = rank_bytes.size() / sizeof(Trial);
+    const size_t at = out.size();
+    out.resize(at + n);
+    std::memcpy(static_cast<void*>(out.data() + at), rank_bytes.data(), n * sizeof(Trial));
+  }
+  return out;
+}
+
 }  // namespace
 
 Dice ordered_roll(int i) {
@@ -94,8 +113,13 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
 
   const Side root = pos.side_to_move();
   const bool opening_no_doubles = opening_excludes_doubles(pos, options.rules);
-  const int threads = static_cast<int>(std::min<int64_t>(options.threads, options.trials));
-  std::vector<Trial> trials(static_cast<size_t>(options.trials));
+  World& world = options.world ? *options.world : single_process_world();
+  // This rank's trials: [first, first + count).
+  const IndexRange block = block_of(options.trials, world.rank(), world.size());
+  const int64_t first = block.begin, count = block.size();
+  const int threads =
+      static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(options.threads, count)));
+  std::vector<Trial> trials(static_cast<size_t>(count));
   std::atomic<int64_t> next{0};
   std::atomic<bool> failed{false};
   std::exception_ptr error;
@@ -137,8 +161,9 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
       }
       MoveList moves;
       for (;;) {
-        const int64_t t = next.fetch_add(1);
-        if (t >= options.trials || failed.load()) break;
+        const int64_t k = next.fetch_add(1);
+        if (k >= count || failed.load()) break;
+        const int64_t t = first + k;
         Rng dice_rng = Rng(options.seed ^ kDiceSalt).split(static_cast<uint64_t>(t));
         Rng agent_rng = Rng(options.seed ^ kAgentSalt).split(static_cast<uint64_t>(t));
         Trial tr;
@@ -181,7 +206,7 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
         for (int k = 0; k < kRoNumOutputs; ++k)
           tr.adjusted[static_cast<size_t>(k)] =
               tr.raw[static_cast<size_t>(k)] - luck_sum[static_cast<size_t>(k)];
-        trials[static_cast<size_t>(t)] = tr;
+        trials[static_cast<size_t>(k)] = tr;
       }
     } catch (...) {
       std::lock_guard lock(mutex);
@@ -193,6 +218,7 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
   for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
   worker(0);
   for (auto& t : pool) t.join();
+  if (world.size() > 1) trials = gather_trials(world, trials, error);
   if (error) std::rethrow_exception(error);
 
   // Sums in trial order: the same numbers for any thread count.

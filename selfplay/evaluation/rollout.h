@@ -26,7 +26,10 @@
 // stratification). The unadjusted ("raw") figures are kept beside the adjusted ones.
 //
 // Reproducible: trial t uses only its own streams of `seed` (dice, agent), results are summed
-// in trial order, so the result does not depend on the thread count.
+// in trial order, so the result does not depend on the thread count. Ranks (`world`,
+// selfplay/distributed/world.h) split the trials into contiguous blocks (block_of) and
+// all-gather every trial's outcome, so every rank returns the single process's result, bit
+// for bit; a failure on any rank throws on every rank.
 #pragma once
 
 #include <array>
@@ -36,6 +39,7 @@
 #include <string>
 
 #include "core/rules.h"
+#include "selfplay/distributed/world.h"
 #include "selfplay/evaluation/arena.h"
 #include "selfplay/search/search.h"
 
@@ -52,7 +56,8 @@ struct RolloutOptions {
   // static evaluations of a roll's results per turn, so with a cheap (0-ply) rollout agent a
   // limit trades some variance reduction for a lot of speed.
   int luck_turns = 0;
-  int max_turns = 10000;  // per trial; reaching it is an Error (an agent bug)
+  int max_turns = 10000;   // per trial; reaching it is an Error (an agent bug)
+  World* world = nullptr;  // ranks sharing the trials; null: this process alone
 };
 
 // One output's estimate.

@@ -108,6 +108,7 @@ TournamentResult run_tournament(const std::vector<std::string>& players,
       o.seed = options.seed + static_cast<uint64_t>(k);
       o.rules = options.rules;
       o.should_stop = options.should_stop;
+      o.world = options.world;
       TournamentMatch m;
       m.a = i;
       m.b = j;

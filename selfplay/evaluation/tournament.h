@@ -39,6 +39,8 @@ struct TournamentOptions {
   std::function<void(int k, int n, const ArenaResult&)> progress;
   // ---- Extensions ----
   ShouldStop should_stop;  // see the header comment; empty: never stops
+  // Ranks sharing every match's pairs (selfplay/evaluation/arena.h); null: this process alone.
+  World* world = nullptr;
 };
 
 struct TournamentMatch {

@@ -49,6 +49,7 @@ std::string RunState::to_json() const {
   j["best_games"] = best_games;
   j["latest_eval"] = latest_eval_json.empty() ? json(nullptr) : json::parse(latest_eval_json);
   j["latest_eval_games"] = latest_eval_games;
+  j["world_size"] = world_size;
   j["rng"] = "per-game streams from (run.seed, game index); nothing to save";
   return j.dump(2) + "\n";
 }
@@ -68,6 +69,7 @@ RunState RunState::from_json(std::string_view text, const std::string& source) {
     if (j.contains("latest_eval") && !j["latest_eval"].is_null())
       s.latest_eval_json = j["latest_eval"].dump();
     s.latest_eval_games = j.value("latest_eval_games", int64_t{-1});
+    s.world_size = j.value("world_size", 1);
   } catch (const json::exception& e) {
     throw Error(source + ": damaged run state: " + e.what());
   }

@@ -43,6 +43,7 @@ struct RunState {
   int64_t best_games = -1;       // games_done of best.pt (-1: none yet)
   std::string latest_eval_json;  // JSON object of the latest evaluation ("" if none)
   int64_t latest_eval_games = -1;
+  int world_size = 1;  // ranks the run trains on (selfplay/distributed/world.h); absent: 1
 
   std::string to_json() const;
   static RunState from_json(std::string_view text, const std::string& source);

@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <cstring>
 #include <future>
+#include <optional>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -87,16 +89,19 @@ struct SegmentStats : TdPlayStats {
 
 class Trainer {
  public:
-  Trainer(TrainConfig config, RunDir dir, ValueNet net, RunState state,
-          const TrainCallbacks& callbacks)
+  // `dir`: the run directory on the rank that writes it (rank 0), empty on the others.
+  Trainer(TrainConfig config, std::optional<RunDir> dir, std::string run_path, ValueNet net,
+          RunState state, const TrainCallbacks& callbacks, World& world)
       : config_(std::move(config)),
         dir_(std::move(dir)),
+        run_path_(std::move(run_path)),
         net_(std::move(net)),
         state_(std::move(state)),
         callbacks_(callbacks),
+        world_(world),
         config_yaml_(to_yaml(config_)) {
     last_eval_ = eval_from_json(state_.latest_eval_json);
-    if (!state_.checkpoint.empty()) last_checkpoint_ = dir_.file(state_.checkpoint);
+    if (!state_.checkpoint.empty()) last_checkpoint_ = run_file(state_.checkpoint);
   }
 
   TrainResult run();
@@ -106,6 +111,11 @@ class Trainer {
     return callbacks_.stop && callbacks_.stop->load(std::memory_order_relaxed);
   }
   int64_t next_sync(int64_t games) const;
+  // Games done by all ranks during a segment: this rank's count scaled by the world size (the
+  // ranks play equal shares; exact at segment ends).
+  int64_t live_games_estimate() const {
+    return segment_begin_ + (live_games_.load() - segment_begin_) * world_.size();
+  }
   SegmentStats run_segment(int64_t begin, int64_t end);
   std::vector<EvalEntry> evaluate(int64_t games_per_opponent);
   void checkpoint(const std::vector<EvalEntry>& eval);
@@ -116,11 +126,16 @@ class Trainer {
     return static_cast<double>(game) / static_cast<double>(config_.train.games);
   }
 
+  std::string run_file(std::string_view name) const { return run_path_ + "/" + std::string(name); }
+
   TrainConfig config_;
-  RunDir dir_;
+  std::optional<RunDir> dir_;
+  std::string run_path_;
   ValueNet net_;
   RunState state_;
   const TrainCallbacks& callbacks_;
+  World& world_;
+  int64_t segment_begin_ = 0;
   std::string config_yaml_;
   std::unique_ptr<TdWorkers> workers_;
   Clock::time_point session_start_ = Clock::now();
@@ -145,7 +160,7 @@ void Trainer::emit(TrainProgress::Event event, bool evaluating) {
   if (!callbacks_.on_progress) return;
   TrainProgress p;
   p.event = event;
-  p.games_done = event == TrainProgress::Event::Tick ? live_games_.load() : state_.games_done;
+  p.games_done = event == TrainProgress::Event::Tick ? live_games_estimate() : state_.games_done;
   p.games_total = config_.train.games;
   p.positions = state_.positions;
   p.elapsed_s = elapsed();
@@ -170,6 +185,7 @@ SegmentStats Trainer::run_segment(int64_t begin, int64_t end) {
   const double selfplay_before = selfplay_s_;
   const int64_t games_before = selfplay_games_;
   live_games_ = begin;
+  segment_begin_ = begin;
   auto setup = [this](int64_t g) {
     const double p = progress_of(g);
     return TdGameSetup{game_rng(config_.run.seed, g),
@@ -183,7 +199,7 @@ SegmentStats Trainer::run_segment(int64_t begin, int64_t end) {
   });
   while (future.wait_for(std::chrono::milliseconds(500)) != std::future_status::ready) {
     selfplay_s_ = selfplay_before + seconds_since(t0);
-    selfplay_games_ = games_before + (live_games_.load() - begin);
+    selfplay_games_ = games_before + (live_games_estimate() - begin);
     emit(TrainProgress::Event::Tick);
   }
   SegmentStats total;
@@ -203,9 +219,10 @@ std::vector<EvalEntry> Trainer::evaluate(int64_t games_per_opponent) {
     ArenaOptions options;
     options.games = games_per_opponent;
     options.threads = config_.eval_threads();
+    options.world = &world_;
     options.seed = mix64(config_.run.seed ^ kEvalSalt) + i;
     options.rules = rules;
-    const std::string name = "net:" + dir_.path() + "@" + std::to_string(state_.games_done);
+    const std::string name = "net:" + run_path_ + "@" + std::to_string(state_.games_done);
     AgentMaker net_maker = [&snapshot, rules, name] {
       return make_net_agent(snapshot, NetAgentOptions{}, rules, name);
     };
@@ -237,11 +254,13 @@ CheckpointInfo Trainer::make_info(const std::vector<EvalEntry>& eval) const {
 
 void Trainer::checkpoint(const std::vector<EvalEntry>& eval) {
   const std::string name = RunDir::checkpoint_name(state_.games_done);
-  const CheckpointInfo info = make_info(eval);
-  net_.save(dir_.file(name), info);
-  net_.save(dir_.latest_path(), info);
+  if (dir_) {
+    const CheckpointInfo info = make_info(eval);
+    net_.save(dir_->file(name), info);
+    net_.save(dir_->latest_path(), info);
+  }
   state_.checkpoint = name;
-  last_checkpoint_ = dir_.file(name);
+  last_checkpoint_ = run_file(name);
 }
 
 TrainResult Trainer::run() {
@@ -250,11 +269,12 @@ TrainResult Trainer::run() {
   // Elapsed time is accounted as state_.elapsed_s (previous sessions) + this session.
   const std::string best_spec = config_.best_opponent();
   workers_ = std::make_unique<TdWorkers>(net_, config_.rules, config_.net.backend,
-                                         config_.run.threads, config_.run.merge_every);
+                                         config_.run.threads, config_.run.merge_every, &world_);
   const int64_t total = config_.train.games;
   bool stopped = false;
   while (state_.games_done < total) {
-    if (stop_requested()) {
+    // With several ranks a stop request is agreed on at the next round end (TdWorkers).
+    if (world_.size() == 1 && stop_requested()) {
       stopped = true;
       break;
     }
@@ -284,7 +304,7 @@ TrainResult Trainer::run() {
         if (e.opponent == best_spec && e.result.a_points_per_game > state_.best_score) {
           state_.best_score = e.result.a_points_per_game;
           state_.best_games = g;
-          net_.save(dir_.best_path(), make_info(eval));
+          if (dir_) net_.save(dir_->best_path(), make_info(eval));
         }
       }
       emit(TrainProgress::Event::Evaluation);
@@ -294,6 +314,7 @@ TrainResult Trainer::run() {
     // metrics line
     json m;
     m["games"] = g;
+    m["world_size"] = world_.size();
     m["games_per_s"] =
         last_segment_.seconds > 0 ? last_segment_.games / last_segment_.seconds : 0.0;
     m["mean_game_length"] = last_segment_.games > 0
@@ -314,11 +335,13 @@ TrainResult Trainer::run() {
       checkpoint(last_eval_);
     }
     m["elapsed_s"] = elapsed();
-    dir_.append_metrics(m.dump());
+    if (dir_) dir_->append_metrics(m.dump());
     emit(TrainProgress::Event::Metrics);
     if (checkpoint_due) {
-      dir_.write_state(state_);
-      dir_.rotate_checkpoints(config_.train.keep_last, state_.games_done);
+      if (dir_) {
+        dir_->write_state(state_);
+        dir_->rotate_checkpoints(config_.train.keep_last, state_.games_done);
+      }
       emit(TrainProgress::Event::Checkpoint);
     }
     if (stopped) break;
@@ -329,8 +352,10 @@ TrainResult Trainer::run() {
     state_.elapsed_s = elapsed();
     session_start_ = Clock::now();
     checkpoint(last_eval_);
-    dir_.write_state(state_);
-    dir_.rotate_checkpoints(config_.train.keep_last, state_.games_done);
+    if (dir_) {
+      dir_->write_state(state_);
+      dir_->rotate_checkpoints(config_.train.keep_last, state_.games_done);
+    }
     emit(TrainProgress::Event::Checkpoint);
   }
   state_.elapsed_s = elapsed();
@@ -338,14 +363,14 @@ TrainResult Trainer::run() {
   emit(TrainProgress::Event::Done);
 
   TrainResult r;
-  r.run_dir = dir_.path();
+  r.run_dir = run_path_;
   r.games_done = state_.games_done;
   r.positions = state_.positions;
   r.completed = state_.games_done >= total;
   r.elapsed_s = state_.elapsed_s;
   r.session_s = state_.elapsed_s - session_state_elapsed_;
   r.checkpoint = last_checkpoint_;
-  r.best_checkpoint = state_.best_games >= 0 ? dir_.best_path() : "";
+  r.best_checkpoint = state_.best_games >= 0 ? run_file("best.pt") : "";
   r.final_eval = last_eval_;
   r.final_eval_games = state_.latest_eval_games;
   return r;
@@ -378,43 +403,166 @@ std::string eval_json(const std::vector<EvalEntry>& eval) {
   return j.dump();
 }
 
-TrainResult train(const TrainConfig& config, const TrainCallbacks& callbacks) {
-  validate(config, "config");
-  RunDir dir = RunDir::create(config.run_path());
-  ValueNet net = ValueNet::create(config.net_shape(), config.run.seed);
-  // Fail on a backend/shape mismatch before anything is written.
-  { TdSelfPlayer probe(net, config.rules, config.net.backend); }
-  write_file_atomic(
-      dir.config_path(),
-      "# Resolved config of this run (written by nardy train; every key).\n" + to_yaml(config));
-  Trainer trainer(config, std::move(dir), std::move(net), RunState{}, callbacks);
+namespace {
+
+// What a run starts from: prepared by rank 0 (which alone touches the run directory) and sent to
+// the other ranks.
+struct RunStart {
+  TrainConfig config;
+  std::optional<RunDir> dir;
+  std::string run_path;
+  std::optional<ValueNet> net;
+  RunState state;
+};
+
+std::string pack_start(const RunStart& s) {
+  std::vector<uint8_t> params;
+  for (const auto& l : s.net->layers()) {
+    for (const auto& [p, n] : {std::pair{l.weight, static_cast<size_t>(l.in) * l.out},
+                               std::pair{l.bias, static_cast<size_t>(l.out)}}) {
+      const auto* bytes = reinterpret_cast<const uint8_t*>(p);
+      params.insert(params.end(), bytes, bytes + n * sizeof(float));
+    }
+  }
+  const RunState& st = s.state;
+  json j = {{"config", to_yaml(s.config)},
+            {"run_path", s.run_path},
+            {"games_done", st.games_done},
+            {"positions", st.positions},
+            {"elapsed_s", st.elapsed_s},
+            {"checkpoint", st.checkpoint},
+            {"best_score", st.best_score},
+            {"best_games", st.best_games},
+            {"latest_eval_json", st.latest_eval_json},
+            {"latest_eval_games", st.latest_eval_games},
+            {"world_size", st.world_size},
+            {"params", json::binary(std::move(params))}};
+  const std::vector<uint8_t> cbor = json::to_cbor(j);
+  return std::string(cbor.begin(), cbor.end());
+}
+
+RunStart unpack_start(const std::string& bytes) {
+  const json j = json::from_cbor(bytes);
+  RunStart s;
+  s.config = parse_config(j.at("config").get<std::string>(), "the config sent by rank 0");
+  s.run_path = j.at("run_path").get<std::string>();
+  RunState& st = s.state;
+  st.games_done = j.at("games_done").get<int64_t>();
+  st.positions = j.at("positions").get<int64_t>();
+  st.elapsed_s = j.at("elapsed_s").get<double>();
+  st.checkpoint = j.at("checkpoint").get<std::string>();
+  st.best_score = j.at("best_score").get<double>();
+  st.best_games = j.at("best_games").get<int64_t>();
+  st.latest_eval_json = j.at("latest_eval_json").get<std::string>();
+  st.latest_eval_games = j.at("latest_eval_games").get<int64_t>();
+  st.world_size = j.at("world_size").get<int>();
+  s.net = ValueNet::create(s.config.net_shape(), s.config.run.seed);
+  const auto& params = j.at("params").get_binary();
+  size_t offset = 0;
+  for (const auto& l : s.net->layers()) {
+    for (const auto& [p, n] : {std::pair{l.weight, static_cast<size_t>(l.in) * l.out},
+                               std::pair{l.bias, static_cast<size_t>(l.out)}}) {
+      if (offset + n * sizeof(float) > params.size())
+        throw Error("train: the net sent by rank 0 does not match its config");
+      std::memcpy(p, params.data() + offset, n * sizeof(float));
+      offset += n * sizeof(float);
+    }
+  }
+  return s;
+}
+
+// Rank 0 runs `prepare` and sends the start to every rank (or its error, which every rank then
+// throws); then all ranks train.
+TrainResult run_on_ranks(World& world, const TrainCallbacks& callbacks,
+                         const std::function<RunStart()>& prepare) {
+  RunStart start;
+  if (world.size() == 1) {
+    start = prepare();
+  } else {
+    std::string package;
+    if (world.is_root()) {
+      try {
+        start = prepare();
+        package = "S" + pack_start(start);
+      } catch (const std::exception& e) {
+        package = std::string("E") + e.what();
+        world.broadcast(package, 0);
+        throw;
+      }
+    }
+    world.broadcast(package, 0);
+    if (package.empty() || package[0] != 'S')
+      throw Error("train: rank 0 could not start the run: " +
+                  (package.empty() ? std::string("(no message)") : package.substr(1)));
+    if (!world.is_root()) start = unpack_start(package.substr(1));
+  }
+  Trainer trainer(std::move(start.config), std::move(start.dir), std::move(start.run_path),
+                  std::move(*start.net), std::move(start.state), callbacks, world);
   return trainer.run();
 }
 
-TrainResult resume(const std::string& run_dir, const std::vector<std::string>& overrides,
-                   const TrainCallbacks& callbacks) {
-  RunDir dir = RunDir::open(run_dir);
-  const TrainConfig before = load_config(dir.config_path());
-  TrainConfig config = before;
-  apply_overrides(config, overrides, dir.config_path());
-  check_resume_override(before, config, "resume " + dir.path());
-  // The run lives where it is now, whatever run.dir/run.name said when it started.
-  RunState state = dir.read_state();
-  ValueNet net = ValueNet::load(dir.file(state.checkpoint));
-  if (!(net.shape() == config.net_shape()))
-    throw Error("resume " + dir.path() + ": checkpoint " + state.checkpoint +
-                " does not match config.yaml's net");
-  if (net.info().games != state.games_done)
-    throw Error("resume " + dir.path() + ": checkpoint " + state.checkpoint + " holds " +
-                std::to_string(net.info().games) + " games but state.json says " +
-                std::to_string(state.games_done));
-  if (!(before == config))
+}  // namespace
+
+TrainResult train(const TrainConfig& config, const TrainCallbacks& callbacks, World* world) {
+  World& w = world ? *world : single_process_world();
+  return run_on_ranks(w, callbacks, [&] {
+    validate(config, "config");
+    RunDir dir = RunDir::create(config.run_path());
+    ValueNet net = ValueNet::create(config.net_shape(), config.run.seed);
+    // Fail on a backend/shape mismatch before anything is written.
+    { TdSelfPlayer probe(net, config.rules, config.net.backend); }
     write_file_atomic(
         dir.config_path(),
         "# Resolved config of this run (written by nardy train; every key).\n" + to_yaml(config));
-  dir.truncate_metrics_after(state.games_done);
-  Trainer trainer(config, std::move(dir), std::move(net), std::move(state), callbacks);
-  return trainer.run();
+    RunStart s;
+    s.config = config;
+    s.run_path = dir.path();
+    s.dir = std::move(dir);
+    s.net = std::move(net);
+    s.state.world_size = w.size();
+    return s;
+  });
+}
+
+TrainResult resume(const std::string& run_dir, const std::vector<std::string>& overrides,
+                   const TrainCallbacks& callbacks, World* world) {
+  World& w = world ? *world : single_process_world();
+  return run_on_ranks(w, callbacks, [&] {
+    RunDir dir = RunDir::open(run_dir);
+    const TrainConfig before = load_config(dir.config_path());
+    TrainConfig config = before;
+    apply_overrides(config, overrides, dir.config_path());
+    check_resume_override(before, config, "resume " + dir.path());
+    // The run lives where it is now, whatever run.dir/run.name said when it started.
+    RunState state = dir.read_state();
+    if (state.world_size != w.size())
+      throw Error("resume " + dir.path() + ": the run was trained on " +
+                  std::to_string(state.world_size) + " rank" + (state.world_size == 1 ? "" : "s") +
+                  " and this launch has " + std::to_string(w.size()) +
+                  "; resume it with the same number of ranks (torchrun --nnodes x "
+                  "--nproc_per_node), or its rounds, and so its net, would differ from the "
+                  "uninterrupted run's");
+    ValueNet net = ValueNet::load(dir.file(state.checkpoint));
+    if (!(net.shape() == config.net_shape()))
+      throw Error("resume " + dir.path() + ": checkpoint " + state.checkpoint +
+                  " does not match config.yaml's net");
+    if (net.info().games != state.games_done)
+      throw Error("resume " + dir.path() + ": checkpoint " + state.checkpoint + " holds " +
+                  std::to_string(net.info().games) + " games but state.json says " +
+                  std::to_string(state.games_done));
+    if (!(before == config))
+      write_file_atomic(
+          dir.config_path(),
+          "# Resolved config of this run (written by nardy train; every key).\n" + to_yaml(config));
+    dir.truncate_metrics_after(state.games_done);
+    RunStart s;
+    s.config = std::move(config);
+    s.run_path = dir.path();
+    s.dir = std::move(dir);
+    s.net = std::move(net);
+    s.state = std::move(state);
+    return s;
+  });
 }
 
 }  // namespace nardy

@@ -28,6 +28,20 @@
 // opponent spec with games, points_per_game, ci95_low, ci95_high, win_rate, wins, losses, draws,
 // mars_won, mars_lost.
 //
+// Several ranks (selfplay/distributed/world.h; `nardy train` under torchrun): every rank calls
+// train() or resume() with its World; rank 0's arguments are the ones used (the others' are
+// ignored). Rank 0 alone reads and writes the run directory (so the other ranks need neither
+// the config file, the directory nor a shared file system): it prepares the start (config,
+// state, net) and broadcasts it, or its error, which every rank then throws; the ranks train
+// together,
+// rank r's threads being workers r·T + t of the R·T the rounds deal games to
+// (selfplay/training/td_workers.h) — R ranks of T threads train the same net, bit for bit, as
+// one process of R·T threads. Evaluations split their pairs across the ranks
+// (selfplay/evaluation/arena.h). Metrics lines gain world_size, and games_per_s counts every
+// rank's games. state.json records the world size; resuming with another one throws Error
+// (the rounds, and so the net, would differ from the uninterrupted run's). A failure on any
+// rank (including a dead or hung one, after the World's timeout) makes every rank throw.
+//
 // Stopping: set *TrainCallbacks::stop (e.g. from a SIGINT handler). Workers finish the game
 // (with several threads: the round) they are playing; the trainer then writes a checkpoint at
 // the games done and returns with completed = false. `nardy train --resume DIR` continues it.
@@ -40,6 +54,7 @@
 #include <vector>
 
 #include "core/random.h"
+#include "selfplay/distributed/world.h"
 #include "selfplay/evaluation/arena.h"
 #include "selfplay/training/config.h"
 
@@ -91,13 +106,16 @@ struct TrainResult {
   int64_t final_eval_games = -1;      // games done when it ran
 };
 
-// Starts a new run in config.run_path() (which must not hold a run yet).
-TrainResult train(const TrainConfig& config, const TrainCallbacks& callbacks = {});
+// Starts a new run in config.run_path() (which must not hold a run yet). `world`: the ranks
+// training together (this process alone when null; see above).
+TrainResult train(const TrainConfig& config, const TrainCallbacks& callbacks = {},
+                  World* world = nullptr);
 // Continues the run in `run_dir` from its latest checkpoint. `overrides` ("KEY=VALUE") may
 // change anything but the net and the rules (e.g. train.games to extend the run); the updated
-// config is written back to config.yaml.
+// config is written back to config.yaml. Throws Error if the run was trained on another number
+// of ranks than `world` has.
 TrainResult resume(const std::string& run_dir, const std::vector<std::string>& overrides = {},
-                   const TrainCallbacks& callbacks = {});
+                   const TrainCallbacks& callbacks = {}, World* world = nullptr);
 
 // The compact JSON object of one evaluation (the "eval" field of metrics.jsonl).
 std::string eval_json(const std::vector<EvalEntry>& eval);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <barrier>
+#include <chrono>
+#include <cstring>
+#include <type_traits>
 #include <exception>
 #include <string>
 #include <thread>
@@ -28,12 +31,15 @@ void TdPlayStats::add(const TdPlayStats& s) {
 }
 
 TdWorkers::TdWorkers(ValueNet& net, const Rules& rules, std::string_view backend, int threads,
-                     int merge_every)
-    : net_(net), threads_(threads), merge_every_(merge_every) {
+                     int merge_every, World* world)
+    : net_(net),
+      threads_(threads),
+      merge_every_(merge_every),
+      world_(world ? world : &single_process_world()) {
   if (threads < 1) throw Error("TD workers: threads must be >= 1, got " + std::to_string(threads));
   if (merge_every < 1)
     throw Error("TD workers: merge_every must be >= 1, got " + std::to_string(merge_every));
-  if (threads == 1) {
+  if (threads == 1 && world_->size() == 1) {
     players_.push_back(std::make_unique<TdSelfPlayer>(net_, rules, backend));
     return;
   }
@@ -61,13 +67,66 @@ TdPlayStats TdWorkers::play_serial(int64_t begin, int64_t end,
   return stats;
 }
 
+bool TdWorkers::merge_round(bool failed_here, bool stop_here) {
+  if (world_->size() == 1) {
+    if (!failed_here) merge_deltas(net_, copies_);
+    return stop_here;
+  }
+  // Flags first, so that every rank agrees on whether the deltas follow.
+  const int ranks = world_->size();
+  const float flags[2] = {failed_here ? 1.0f : 0.0f, stop_here ? 1.0f : 0.0f};
+  std::vector<float> all_flags(2 * static_cast<size_t>(ranks));
+  world_->all_gather(flags, all_flags);
+  bool stop = false;
+  for (int r = 0; r < ranks; ++r) {
+    if (all_flags[2 * static_cast<size_t>(r)] != 0 && r != world_->rank())
+      throw Error("TD workers: rank " + std::to_string(r) + " of " + std::to_string(ranks) +
+                  " failed during a round (its own output says why)");
+    stop = stop || all_flags[2 * static_cast<size_t>(r) + 1] != 0;
+  }
+  if (failed_here) return true;
+  const size_t n = parameter_count(net_), local = copies_.size() * n;
+  deltas_.resize(local * static_cast<size_t>(ranks + 1));
+  std::span<float> mine(deltas_.data(), local), all(deltas_.data() + local, local * ranks);
+  for (size_t t = 0; t < copies_.size(); ++t) write_delta(net_, copies_[t], mine.subspan(t * n, n));
+  world_->all_gather(mine, all);
+  merge_cost_.floats_sent_per_round = static_cast<int64_t>(local) + 2;
+  add_deltas(net_, all);  // workers r·T + t in order: the same sum as one process's
+  return stop;
+}
+
+TdPlayStats TdWorkers::total_over_ranks(const std::vector<TdPlayStats>& local) const {
+  TdPlayStats total;
+  if (world_->size() == 1) {
+    for (const auto& s : local) total.add(s);
+    return total;
+  }
+  static_assert(std::is_trivially_copyable_v<TdPlayStats>);
+  const std::string bytes(reinterpret_cast<const char*>(local.data()),
+                          local.size() * sizeof(TdPlayStats));
+  for (const std::string& rank_bytes : world_->all_gather_bytes(bytes)) {
+    if (rank_bytes.size() != bytes.size())
+      throw Error("TD workers: the ranks run different thread counts (" +
+                  std::to_string(rank_bytes.size() / sizeof(TdPlayStats)) + " vs " +
+                  std::to_string(local.size()) + "); every rank needs the same run.threads");
+    for (size_t t = 0; t < local.size(); ++t) {
+      TdPlayStats s;
+      std::memcpy(&s, rank_bytes.data() + t * sizeof(TdPlayStats), sizeof s);
+      total.add(s);  // in global worker order, as one process of R·T threads sums them
+    }
+  }
+  return total;
+}
+
 TdPlayStats TdWorkers::play(int64_t begin, int64_t end,
                             const std::function<TdGameSetup(int64_t)>& setup,
                             const std::atomic<bool>* stop, std::atomic<int64_t>* finished) {
   if (begin >= end) return {};
-  if (threads_ == 1) return play_serial(begin, end, setup, stop, finished);
+  if (copies_.empty()) return play_serial(begin, end, setup, stop, finished);
 
-  const int64_t round_games = static_cast<int64_t>(threads_) * merge_every_;
+  const int64_t workers = static_cast<int64_t>(threads_) * world_->size();
+  const int64_t first_worker = static_cast<int64_t>(threads_) * world_->rank();
+  const int64_t round_games = workers * merge_every_;
   // Round state: written only by the barrier's completion step, which runs while every worker
   // waits, and read by the workers between barriers.
   int64_t round_begin = begin;
@@ -75,20 +134,25 @@ TdPlayStats TdWorkers::play(int64_t begin, int64_t end,
   bool done = false;
   std::atomic<bool> failed{false};
   std::vector<std::exception_ptr> errors(threads_);
+  std::exception_ptr merge_error;  // the merge's, or another rank's failure
   std::vector<TdPlayStats> stats(threads_);
 
   auto end_round = [&]() noexcept {
-    if (!failed.load()) {
-      try {
-        merge_deltas(net_, copies_);
-      } catch (...) {
-        errors[0] = std::current_exception();
-        failed = true;
-      }
+    bool stop_all = true;
+    try {
+      const bool failed_here = failed.load();
+      const auto t0 = std::chrono::steady_clock::now();
+      stop_all = merge_round(failed_here, stop && stop->load(std::memory_order_relaxed));
+      merge_cost_.seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      ++merge_cost_.rounds;
+    } catch (...) {
+      merge_error = std::current_exception();
+      failed = true;
     }
     round_begin = round_end;
     round_end = std::min(end, round_begin + round_games);
-    done = failed.load() || round_begin >= end || (stop && stop->load(std::memory_order_relaxed));
+    done = failed.load() || round_begin >= end || stop_all;
   };
   std::barrier sync(threads_, end_round);
 
@@ -97,7 +161,7 @@ TdPlayStats TdWorkers::play(int64_t begin, int64_t end,
       if (!failed.load(std::memory_order_relaxed)) {
         try {
           copies_[t].copy_parameters_from(net_);
-          for (int64_t g = round_begin + t; g < round_end; g += threads_) {
+          for (int64_t g = round_begin + first_worker + t; g < round_end; g += workers) {
             TdGameSetup game = setup(g);
             stats[t].add(players_[t]->play_game(game.rng, game.params));
             if (finished) finished->fetch_add(1, std::memory_order_relaxed);
@@ -117,9 +181,8 @@ TdPlayStats TdWorkers::play(int64_t begin, int64_t end,
   for (auto& th : pool) th.join();
   for (auto& e : errors)
     if (e) std::rethrow_exception(e);
-  TdPlayStats total;
-  for (const auto& s : stats) total.add(s);
-  return total;
+  if (merge_error) std::rethrow_exception(merge_error);
+  return total_over_ranks(stats);
 }
 
 }  // namespace nardy

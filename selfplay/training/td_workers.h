@@ -19,6 +19,15 @@
 //
 // A stop request takes effect at the next round end (with one thread: the next game end), so
 // the games done are always a prefix [begin, begin + games) of the requested range.
+//
+// Several processes (ranks of a World, selfplay/distributed/world.h): the workers are numbered
+// globally, rank r's thread t being worker r·T + t of R·T, and the rounds are global: a round
+// covers R·T·merge_every games, dealt as above over all R·T workers; at its end every rank
+// all-gathers every worker's change (nn/delta_merge.h write_delta) and adds them in worker
+// order (add_deltas). So R ranks of T threads train the same net, bit for bit, as one process
+// of R·T threads, and every rank holds that net after each round. Stop requests and worker
+// failures are exchanged at each round end too: all ranks stop at the same round, and a failure
+// on one rank makes every rank throw. Every rank must call play() with the same arguments.
 #pragma once
 
 #include <atomic>
@@ -31,6 +40,7 @@
 #include "core/random.h"
 #include "core/rules.h"
 #include "nn/value_net.h"
+#include "selfplay/distributed/world.h"
 #include "selfplay/training/td_game.h"
 
 namespace nardy {
@@ -55,24 +65,44 @@ struct TdGameSetup {
 class TdWorkers {
  public:
   // `threads` workers (>= 1) training `net` (which must outlive this object) with the
-  // backend "fast" or "libtorch"; `merge_every` (>= 1) games per worker per round.
-  // Throws Error for bad counts, an unknown backend or a shape the backend does not support.
+  // backend "fast" or "libtorch"; `merge_every` (>= 1) games per worker per round; `world`
+  // (which must outlive this object) the ranks training together (this process alone when
+  // null). Throws Error for bad counts, an unknown backend or a shape the backend does not
+  // support.
   TdWorkers(ValueNet& net, const Rules& rules, std::string_view backend, int threads,
-            int merge_every);
+            int merge_every, World* world = nullptr);
 
   // Plays games [begin, end), game g as setup(g) says (called on the worker threads, so it
   // must be thread-safe). Stops early, at a round end, once *stop is true. `finished`, when
   // given, is incremented as each game ends (for live progress). An exception in a worker is
   // rethrown here once every worker has stopped; the master net then holds the rounds before.
+  // With several ranks the stats are totals over all ranks and `finished` counts this rank's
+  // games; a failure on another rank throws Error naming it.
   TdPlayStats play(int64_t begin, int64_t end, const std::function<TdGameSetup(int64_t)>& setup,
                    const std::atomic<bool>* stop = nullptr,
                    std::atomic<int64_t>* finished = nullptr);
 
-  int threads() const { return threads_; }
+  // The cost of the round ends so far (all play() calls): rounds, seconds in merge_round (the
+  // exchange between ranks, waiting for the slowest included, and the sum), and the floats this
+  // rank sent per round (0 on one rank).
+  struct MergeCost {
+    int64_t rounds = 0;
+    double seconds = 0;
+    int64_t floats_sent_per_round = 0;
+  };
+  const MergeCost& merge_cost() const { return merge_cost_; }
+
+  int threads() const { return threads_; }  // per rank
+  int world_size() const { return world_->size(); }
   int merge_every() const { return merge_every_; }
   const char* backend_name() const;
 
  private:
+  // The merge at a round end (on one local thread while the others wait): local copies only,
+  // or every rank's through the World. Returns whether any rank asked to stop; throws if a
+  // rank reported a failure.
+  bool merge_round(bool failed_here, bool stop_here);
+  TdPlayStats total_over_ranks(const std::vector<TdPlayStats>& local) const;
   TdPlayStats play_serial(int64_t begin, int64_t end,
                           const std::function<TdGameSetup(int64_t)>& setup,
                           const std::atomic<bool>* stop, std::atomic<int64_t>* finished);
@@ -80,7 +110,10 @@ class TdWorkers {
   ValueNet& net_;
   int threads_;
   int merge_every_;
-  std::vector<ValueNet> copies_;  // per worker (threads > 1 only)
+  World* world_;
+  std::vector<ValueNet> copies_;  // per worker (rounds only: several threads or ranks)
+  std::vector<float> deltas_;     // this rank's workers' changes, then every rank's
+  MergeCost merge_cost_;
   std::vector<std::unique_ptr<TdSelfPlayer>> players_;
 };
 

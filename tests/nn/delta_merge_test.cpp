@@ -68,5 +68,28 @@ TEST(DeltaMerge, ACopyOfAnotherShapeIsAnError) {
   EXPECT_THROW(merge_deltas(master, copies), Error);
 }
 
+TEST(DeltaMerge, DeltaBuffersSummedInOrderGiveMergeDeltasBits) {
+  NetShape shape;
+  shape.hidden = {16, 8};
+  ValueNet a = ValueNet::create(shape, 5), b = a.clone();
+  std::vector<ValueNet> copies = {a.clone(), a.clone(), a.clone()};
+  nudge(copies[0], 0.013f);
+  nudge(copies[1], -0.0071f);
+  nudge(copies[2], 0.0029f);
+  const size_t n = parameter_count(a);
+  EXPECT_EQ(n, all_parameters(a).size());
+  std::vector<float> deltas(3 * n);
+  for (size_t t = 0; t < 3; ++t)
+    write_delta(b, copies[t], std::span<float>(deltas).subspan(t * n, n));
+  // Layer order: the first delta float is w0[0]'s change.
+  EXPECT_EQ(deltas[0], all_parameters(copies[0])[0] - all_parameters(b)[0]);
+  merge_deltas(a, copies);
+  add_deltas(b, deltas);
+  EXPECT_EQ(all_parameters(a), all_parameters(b));
+  std::vector<float> short_buffer(n - 1);
+  EXPECT_THROW(write_delta(b, copies[0], short_buffer), Error);
+  EXPECT_THROW(add_deltas(b, short_buffer), Error);
+}
+
 }  // namespace
 }  // namespace nardy

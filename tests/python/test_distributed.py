@@ -1,0 +1,236 @@
+"""`nardy` on several ranks (c10d Gloo on 127.0.0.1), as the README's "Training on several
+machines" launches it: by setting torchrun's variables by hand, and through torchrun itself.
+
+Checked: R ranks x T threads train the same net, bit for bit, as one process of R*T threads;
+eval and rollout print and write the single process's results once; a killed rank makes the
+others stop with a clear error; --auto-resume (and torchrun --max_restarts) continue from the
+last checkpoint to the uninterrupted run's net; another world size is refused on resume.
+"""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+TIMEOUT_S = "20"  # NARDY_DIST_TIMEOUT for every launch here
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def exe(build_dir):
+    path = build_dir / "nardy"
+    if not path.exists():
+        pytest.skip(f"the nardy CLI is not built at {path}")
+    return str(path)
+
+
+def start_ranks(exe, size, args, cwd):
+    """Starts `size` ranks of `nardy ARGS` with torchrun's variables set by hand."""
+    port = str(free_port())
+    procs = []
+    for rank in range(size):
+        env = dict(os.environ, RANK=str(rank), WORLD_SIZE=str(size), MASTER_ADDR="127.0.0.1",
+                   MASTER_PORT=port, NARDY_DIST_TIMEOUT=TIMEOUT_S)
+        procs.append(subprocess.Popen([exe, *map(str, args)], cwd=cwd, env=env, text=True,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+    return procs
+
+
+def finish(procs, timeout=120):
+    """(returncode, stdout, stderr) of each rank."""
+    out = []
+    for p in procs:
+        stdout, stderr = p.communicate(timeout=timeout)
+        out.append((p.returncode, stdout, stderr))
+    return out
+
+
+def run_ranks(exe, size, args, cwd):
+    results = finish(start_ranks(exe, size, args, cwd))
+    for rank, (code, _, stderr) in enumerate(results):
+        assert code == 0, f"rank {rank} exited {code}: {stderr}"
+    return results
+
+
+def run_single(exe, args, cwd):
+    env = {k: v for k, v in os.environ.items() if k not in ("RANK", "WORLD_SIZE")}
+    proc = subprocess.run([exe, *map(str, args)], cwd=cwd, env=env, text=True,
+                          capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def parameters(checkpoint):
+    return [p.detach().clone() for p in torch.jit.load(str(checkpoint)).parameters()]
+
+
+def same_net(a, b):
+    pa, pb = parameters(a), parameters(b)
+    return len(pa) == len(pb) and all(torch.equal(x, y) for x, y in zip(pa, pb))
+
+
+CONFIG = """\
+run: {name: NAME, dir: runs, seed: 11, threads: 1, merge_every: 4}
+net: {encoder: raw, hidden: [16]}
+train: {games: GAMES, checkpoint_every: 500, eval_every: 0}
+eval: {opponents: [random], games: 20, final_games: 20}
+log: {progress: false}
+"""
+
+
+def write_config(tmp_path, name, games):
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(CONFIG.replace("NAME", name).replace("GAMES", str(games)))
+    return path
+
+
+@pytest.mark.parametrize("ranks", [2, 3])
+def test_ranks_train_the_net_of_one_process_with_as_many_threads(exe, tmp_path, ranks):
+    config = write_config(tmp_path, "net", 1000)
+    run_single(exe, ["train", "--config", config, "--set", f"run.threads={ranks}",
+                     "--set", "run.name=single"], tmp_path)
+    results = run_ranks(exe, ranks, ["train", "--config", config], tmp_path)
+    run = tmp_path / "runs" / "net"
+    assert same_net(run / "latest.pt", tmp_path / "runs" / "single" / "latest.pt")
+    assert not same_net(run / "latest.pt", run / "ckpt-500.pt")
+    metrics = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
+    assert [m["games"] for m in metrics] == [500, 1000]
+    assert all(m["world_size"] == ranks for m in metrics)
+    single = [json.loads(line) for line in
+              (tmp_path / "runs" / "single" / "metrics.jsonl").read_text().splitlines()]
+    assert [m["td_error"] for m in metrics] == [m["td_error"] for m in single]
+    assert metrics[-1]["eval"] == single[-1]["eval"]
+    assert json.loads((run / "state.json").read_text())["world_size"] == ranks
+    import nardy  # the package's run-directory readers see the same lines
+
+    assert [m["world_size"] for m in nardy.read_metrics(run)] == [ranks, ranks]
+    # Rank 0 reports; the others print nothing.
+    assert "run directory" in results[0][1]
+    assert all(stdout == "" for _, stdout, _ in results[1:])
+
+
+def test_eval_and_rollout_on_ranks_give_the_single_process_result_once(exe, tmp_path):
+    args = ["eval", "heuristic", "random", "--games", 40, "--seed", 5, "--json"]
+    single = run_single(exe, args + [tmp_path / "one.json"], tmp_path)
+    results = run_ranks(exe, 2, args + [tmp_path / "two.json"], tmp_path)
+    assert json.loads((tmp_path / "two.json").read_text()) == \
+        json.loads((tmp_path / "one.json").read_text())
+    assert single.stdout.splitlines()[:5] == results[0][1].splitlines()[:5]
+    assert results[1][1] == ""
+
+    start = "0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w"
+    args = ["rollout", start, "--trials", 60, "--agent", "heuristic", "--json"]
+    run_single(exe, args + [tmp_path / "r1.json"], tmp_path)
+    results = run_ranks(exe, 3, args + [tmp_path / "r3.json"], tmp_path)
+    assert json.loads((tmp_path / "r3.json").read_text()) == \
+        json.loads((tmp_path / "r1.json").read_text())
+    assert [stdout for _, stdout, _ in results[1:]] == ["", ""]
+
+
+def wait_for(path, procs, seconds=60):
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        assert all(p.poll() is None for p in procs), "a rank ended before the checkpoint"
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        time.sleep(0.02)
+
+
+def test_a_killed_rank_stops_the_others_and_auto_resume_finishes_the_same_net(exe, tmp_path):
+    config = write_config(tmp_path, "kill", 6000)
+    run_single(exe, ["train", "--config", config, "--set", "run.threads=2",
+                     "--set", "run.name=whole"], tmp_path)
+    run = tmp_path / "runs" / "kill"
+    procs = start_ranks(exe, 2, ["train", "--config", config], tmp_path)
+    wait_for(run / "state.json", procs)
+    procs[1].kill()
+    t0 = time.monotonic()
+    code, _, stderr = finish(procs[:1])[0]
+    procs[1].wait()
+    assert time.monotonic() - t0 < float(TIMEOUT_S) + 10
+    assert code == 2
+    assert "rank 0 of 2" in stderr and "died" in stderr, stderr
+    state = json.loads((run / "state.json").read_text())
+    assert 500 <= state["games_done"] < 6000  # killed mid-run, after a checkpoint
+
+    # Another world size is refused, naming both.
+    bad = finish(start_ranks(exe, 3, ["train", "--config", config, "--auto-resume"], tmp_path))
+    assert all(code == 2 for code, _, _ in bad)
+    assert "trained on 2 ranks and this launch has 3" in bad[0][2]
+    assert "rank 0 could not start the run" in bad[1][2]
+
+    run_ranks(exe, 2, ["train", "--config", config, "--auto-resume"], tmp_path)
+    assert json.loads((run / "state.json").read_text())["games_done"] == 6000
+    assert same_net(run / "latest.pt", tmp_path / "runs" / "whole" / "latest.pt")
+
+
+def torchrun_command(exe, port, extra):
+    # Debian's torchrun (torch 1.13, Python 3.11) needs --redirects/--tee given as maps naming
+    # no real rank, or it dies at start (README, "Training on several machines").
+    return ["torchrun", "--redirects", "9:1", "--tee", "9:1", "--no_python", "--nnodes=1",
+            "--nproc_per_node=2", "--rdzv_backend=c10d", f"--rdzv_endpoint=127.0.0.1:{port}",
+            *extra, exe]
+
+
+@pytest.mark.skipif(shutil.which("torchrun") is None, reason="torchrun (python3-torch) missing")
+def test_torchrun_max_restarts_resumes_a_killed_rank_from_the_last_checkpoint(exe, tmp_path):
+    config = write_config(tmp_path, "elastic", 8000)
+    run_single(exe, ["train", "--config", config, "--set", "run.threads=2",
+                     "--set", "run.name=whole"], tmp_path)
+    run = tmp_path / "runs" / "elastic"
+    env = dict(os.environ, NARDY_DIST_TIMEOUT=TIMEOUT_S)
+    launcher = subprocess.Popen(
+        torchrun_command(exe, free_port(), ["--max_restarts=1"]) +
+        ["train", "--config", str(config), "--auto-resume"],
+        cwd=tmp_path, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        wait_for(run / "state.json", [launcher])
+        # The light `nardy` execs nardy-full, so the workers are nardy-full processes.
+        workers = []
+        deadline = time.monotonic() + 30
+        while len(workers) < 2 and time.monotonic() < deadline:
+            workers = worker_pids(launcher.pid)
+            time.sleep(0.05)
+        assert workers, "no worker processes found"
+        os.kill(workers[-1], 9)
+        output, _ = launcher.communicate(timeout=180)
+    finally:
+        if launcher.poll() is None:
+            launcher.kill()
+    assert launcher.returncode == 0, output
+    assert "resuming it from its latest checkpoint" in output
+    assert json.loads((run / "state.json").read_text())["games_done"] == 8000
+    assert same_net(run / "latest.pt", tmp_path / "runs" / "whole" / "latest.pt")
+
+
+def worker_pids(root_pid):
+    """The nardy-full processes below root_pid (torchrun, its agent, then the workers)."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    found, stack = [], [root_pid]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            try:
+                if os.readlink(f"/proc/{child}/exe").endswith("nardy-full"):
+                    found.append(child)
+            except OSError:
+                pass
+            stack.append(child)
+    return found
