@@ -72,8 +72,8 @@ FUZZ_SECONDS ?= 600
 FUZZ_ARGS ?=
 # The sanitized suites `make test-asan` runs (a ctest -R pattern).
 ASAN_TESTS ?= ^(core|nn|selfplay|cli)\.
-# Leak checking stays off: see tests/fuzz/README.md ("Sanitizer options") for why.
-SANITIZER_ENV := ASAN_OPTIONS=detect_leaks=0:strict_string_checks=1:detect_stack_use_after_return=1 \
+# No suppressions (tests/fuzz/README.md, "Sanitizer options").
+SANITIZER_ENV := ASAN_OPTIONS=strict_string_checks=1:detect_stack_use_after_return=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 $(FUZZ_BUILD)/build.ninja:

@@ -17,9 +17,7 @@ shift 3
 [[ -d "$seeds" ]] || { echo "$0: seed corpus '$seeds' is not a directory" >&2; exit 2; }
 if [[ $fresh == 1 ]]; then rm -rf "$work"; fi
 mkdir -p "$work/corpus" "$work/artifacts"
-# LibTorch's own allocations outlive main (static singletons), so leak checking would only
-# report those: detect_leaks=0. Every other ASan/UBSan finding stops the run.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
+# Every ASan/UBSan finding, leaks included, stops the run (no suppressions).
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 exec "$binary" -max_len=4096 -timeout=20 -print_final_stats=1 \
   -artifact_prefix="$work/artifacts/" "$@" "$work/corpus" "$seeds"
