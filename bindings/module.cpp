@@ -11,6 +11,7 @@
 // registered exception nardy.NardyError (a ValueError) with the same message.
 #include <pybind11/pybind11.h>
 
+#include "bindings/method_self.h"
 #include "core/error.h"
 
 namespace nardy::py_bind {
@@ -40,6 +41,16 @@ PYBIND11_MODULE(_nardy, m) {
       "Raised for bad input to the engine (POS text, IDs, dice, moves, rules, records).\n"
       "A subclass of ValueError; the message names the input and what was expected.";
 
+  // A Python value of the wrong type for an argument is a TypeError (pybind11 raises its cast
+  // errors, e.g. from py::object::cast<T>() inside a binding, as RuntimeError).
+  pybind11::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const pybind11::cast_error& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());
+    }
+  });
+
   nardy::py_bind::bind_core(m);
   nardy::py_bind::bind_game(m);
   nardy::py_bind::bind_board(m);
@@ -49,4 +60,5 @@ PYBIND11_MODULE(_nardy, m) {
   nardy::py_bind::bind_arena(m);
   nardy::py_bind::bind_train(m);
 #endif
+  nardy::py_bind::require_self_not_none(m);
 }
