@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <future>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
@@ -393,14 +396,42 @@ TrainResult train(const TrainConfig& config, const TrainCallbacks& callbacks) {
 
 TrainResult resume(const std::string& run_dir, const std::vector<std::string>& overrides,
                    const TrainCallbacks& callbacks) {
-  RunDir dir = RunDir::open(run_dir);
+  RunDir dir = RunDir::open_for_resume(run_dir);
   const TrainConfig before = load_config(dir.config_path());
   TrainConfig config = before;
   apply_overrides(config, overrides, dir.config_path());
   check_resume_override(before, config, "resume " + dir.path());
   // The run lives where it is now, whatever run.dir/run.name said when it started.
-  RunState state = dir.read_state();
-  ValueNet net = ValueNet::load(dir.file(state.checkpoint));
+  RunState state;
+  std::optional<ValueNet> recovered;
+  if (std::filesystem::exists(dir.state_path())) {
+    state = dir.read_state();
+  } else {
+    // Killed after its first checkpoint but before its first state.json: start again from
+    // the newest checkpoint that loads (its checksums verified) and names its own games.
+    std::string why;
+    const auto games = dir.checkpoint_games();
+    for (auto g = games.rbegin(); g != games.rend() && !recovered; ++g) {
+      const std::string name = RunDir::checkpoint_name(*g);
+      try {
+        ValueNet candidate = ValueNet::load(dir.file(name));
+        if (candidate.info().games != *g)
+          throw Error("it holds " + std::to_string(candidate.info().games) + " games");
+        state.games_done = *g;
+        state.positions = candidate.info().positions;
+        state.checkpoint = name;
+        recovered = std::move(candidate);
+      } catch (const Error& e) {
+        why += "; " + name + ": " + e.what();
+      }
+    }
+    if (!recovered)
+      throw Error("resume " + dir.path() + ": no state.json and no complete checkpoint" + why);
+    std::fprintf(stderr, "resume %s: no state.json; resuming from %s (%lld games)\n",
+                 dir.path().c_str(), state.checkpoint.c_str(),
+                 static_cast<long long>(state.games_done));
+  }
+  ValueNet net = recovered ? *recovered : ValueNet::load(dir.file(state.checkpoint));
   if (!(net.shape() == config.net_shape()))
     throw Error("resume " + dir.path() + ": checkpoint " + state.checkpoint +
                 " does not match config.yaml's net");
@@ -413,6 +444,10 @@ TrainResult resume(const std::string& run_dir, const std::vector<std::string>& o
         dir.config_path(),
         "# Resolved config of this run (written by nardy train; every key).\n" + to_yaml(config));
   dir.truncate_metrics_after(state.games_done);
+  // A kill during a checkpoint can leave files state.json never named: newer ones, or one
+  // beyond keep_last whose rotation did not happen.
+  dir.remove_checkpoints_after(state.games_done);
+  dir.rotate_checkpoints(config.train.keep_last, state.games_done);
   Trainer trainer(config, std::move(dir), std::move(net), std::move(state), callbacks);
   return trainer.run();
 }
