@@ -8,7 +8,7 @@ CONFIG ?= configs/default.yaml
 # Debian packages the build, the tests and the notebooks need.
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config \
   libgtest-dev libgmock-dev libbenchmark-dev \
-  libtorch-dev libgloo-dev libopenblas0-pthread pybind11-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev \
+  libtorch-dev libgloo-dev libopenblas0-pthread pybind11-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev zlib1g-dev \
   python3-dev python3-torch python3-numpy python3-matplotlib python3-pytest python3-yaml \
   jupyter-nbconvert python3-ipykernel python3-nbformat python3-cairosvg \
   libcpp-httplib-dev chromium nodejs clang libfuzzer-14-dev libclang-rt-14-dev

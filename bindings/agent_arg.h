@@ -31,6 +31,7 @@
 #include "core/error.h"
 #include "core/movegen.h"
 #include "core/pos_text.h"
+#include "core/printable.h"
 #include "nn/value_net.h"
 #include "selfplay/agents/agent.h"
 #include "selfplay/agents/callback_agent.h"
@@ -107,16 +108,24 @@ struct PyAgent {
 };
 using PyAgentPtr = std::shared_ptr<PyAgent>;
 
-// The index into `moves` that a Python agent's return value names.
-inline size_t python_choice(py::handle r, const MoveList& moves, const std::string& spec) {
-  if (py::isinstance<py::int_>(r) && !py::isinstance<py::bool_>(r)) {
-    const long long i = r.cast<long long>();
-    if (i < 0 || static_cast<size_t>(i) >= moves.size())
-      throw Error("agent '" + spec + "' chose result " + std::to_string(i) + " of " +
-                  std::to_string(moves.size()) + " (expected 0.." +
-                  std::to_string(moves.size() - 1) + ")");
-    return static_cast<size_t>(i);
+// What a Python agent returned, for messages: its type and a short printable repr.
+inline std::string returned_text(py::handle r) {
+  std::string repr = "<unprintable>";
+  if (PyObject* ascii = PyObject_ASCII(r.ptr())) {  // repr() with non-ASCII escaped
+    repr = py::reinterpret_steal<py::str>(ascii).cast<std::string>();
+  } else {
+    PyErr_Clear();  // a failing __repr__
   }
+  return type_name(r) + " " + printable(repr, 60);
+}
+
+// The index into `moves` that a Python agent's return value names: a Python int (or an object
+// with __index__, such as numpy.int64) in 0..len(moves)-1, a MoveResult or a Position among the
+// legal results. Anything else (bool, float, None, an int out of range or beyond 64 bits, a
+// result that is not legal) is an Error naming the agent and what it returned.
+inline size_t python_choice(py::handle r, const MoveList& moves, const std::string& spec) {
+  const std::string range = " (expected an index 0.." + std::to_string(moves.size() - 1) +
+                            " into moves, a MoveResult or a Position)";
   if (py::isinstance<MoveResult>(r) || py::isinstance<Position>(r)) {
     const Position target =
         py::isinstance<Position>(r) ? r.cast<Position>() : r.cast<const MoveResult&>().position;
@@ -125,13 +134,26 @@ inline size_t python_choice(py::handle r, const MoveList& moves, const std::stri
     throw Error("agent '" + spec + "' returned '" + format_pos(target) +
                 "', which is not one of the " + std::to_string(moves.size()) + " legal results");
   }
-  if (py::isinstance<py::int_>(r) ||
-      (py::hasattr(r, "__index__") && !py::isinstance<py::float_>(r) &&
-       !py::isinstance<py::bool_>(r)))
-    return python_choice(py::int_(py::reinterpret_borrow<py::object>(r)), moves, spec);
-  throw py::type_error("agent '" + spec +
-                       "' must return an index into moves, a MoveResult or a Position, got " +
-                       type_name(r));
+  // bool is an int subclass in Python; True/False as a choice is a bug in the agent.
+  const bool integral = !py::isinstance<py::bool_>(r) && !py::isinstance<py::float_>(r) &&
+                        (py::isinstance<py::int_>(r) || py::hasattr(r, "__index__"));
+  if (!integral) throw Error("agent '" + spec + "' returned " + returned_text(r) + range);
+  int overflow = 0;
+  long long i = -1;
+  {
+    PyObject* index = PyNumber_Index(r.ptr());
+    if (!index) {
+      PyErr_Clear();
+      throw Error("agent '" + spec + "' returned " + returned_text(r) + range);
+    }
+    i = PyLong_AsLongLongAndOverflow(index, &overflow);
+    Py_DECREF(index);
+    if (i == -1 && PyErr_Occurred()) PyErr_Clear();
+  }
+  if (overflow != 0 || i < 0 || static_cast<unsigned long long>(i) >= moves.size())
+    throw Error("agent '" + spec + "' returned " + returned_text(r) + ", not an index of the " +
+                std::to_string(moves.size()) + " legal results" + range);
+  return static_cast<size_t>(i);
 }
 
 // Calls a Python agent: fn(position, (d1, d2), [MoveResult, ...]). Takes the GIL.

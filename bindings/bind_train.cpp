@@ -307,7 +307,7 @@ void bind_train(py::module_& m) {
          bool verbose) {
         std::vector<std::string> extra;
         collect_overrides(overrides, "", extra);
-        TrainConfig c = load_config(RunDir::open(run_dir).config_path());
+        TrainConfig c = load_config(RunDir::open_for_resume(run_dir).config_path());
         apply_overrides(c, extra, run_dir + "/config.yaml");
         return run_training(callback, verbose, c.best_opponent(),
                             [&](const TrainCallbacks& cb) { return resume(run_dir, extra, cb); });

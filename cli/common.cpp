@@ -1,10 +1,12 @@
 // Helpers shared by the subcommands and by both front ends (nardy, nardy-full).
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
 #include "core/error.h"
 #include "core/notation.h"
 #include "core/pos_text.h"
+#include "core/position_id.h"
 #include "cli/command.h"
 
 namespace nardy::cli {
@@ -28,9 +30,45 @@ Rules rules_from(const std::vector<std::string>& assignments) {
 
 std::string join_pos_args(const std::vector<std::string>& args, size_t n) {
   std::string s;
-  for (size_t i = 0; i < n && i < args.size(); ++i) s += (i ? " " : "") + args[i];
+  for (size_t i = 0; i < n && i < args.size(); ++i) {
+    std::string_view a = args[i];
+    if (!a.empty() && a.front() == ' ') a.remove_prefix(1);  // see positions_not_options
+    s += (i ? " " : "") + std::string(a);
+  }
   return s;
 }
+
+namespace {
+
+// A position ID (core/position_id.h) or the board part of POS text may begin with '-' (a Black
+// checker on point 1; a fifth of all IDs), which CLI11 would take for an option. Such
+// arguments, when they are no option of the command and read as a position (a valid ID, or
+// 24 comma-separated counts), get a leading space that keeps CLI11 from reading them as an
+// option; join_pos_args removes it. `--` before the positional arguments works as well.
+std::vector<std::string> positions_not_options(CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> args(argv, argv + argc);
+  CLI::App* cmd = nullptr;
+  for (CLI::App* sub : app.get_subcommands({}))
+    if (argc > 1 && sub->check_name(args[1])) cmd = sub;
+  for (size_t i = 2; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") break;
+    if (a.size() < 2 || a[0] != '-') continue;
+    if (cmd && cmd->get_option_no_throw(a.substr(0, a.find('='))) != nullptr) continue;
+    bool position = std::count(a.begin(), a.end(), ',') >= 23;
+    if (!position && a.size() == 14) {
+      try {
+        parse_position_id(a);
+        position = true;
+      } catch (const Error&) {
+      }
+    }
+    if (position) args[i] = " " + a;
+  }
+  return args;
+}
+
+}  // namespace
 
 PosDiceArgs parse_pos_dice_args(const std::string& cmd, const std::vector<std::string>& args) {
   if (args.size() != 3 && args.size() != 4)
@@ -55,11 +93,16 @@ void write_output_file(const std::string& cmd, const std::string& kind, const st
 const char* kAppDescription =
     "nardy — Long Nardy engine, self-play trainer and analysis tools.\n"
     "Positions are POS text: 24 comma-separated counts for points 1..24 (White positive,\n"
-    "Black negative), a space, and w or b for the side to move (quote it as one argument).";
+    "Black negative), a space, and w or b for the side to move (quote it as one argument).\n"
+    "Positions (IDs or POS) that begin with '-' are taken as positions, not options; `--`\n"
+    "also ends the options (nardy show -- -_PAAAw__BAAAA).";
 
 int run_app(CLI::App& app, int argc, char** argv) {
   try {
-    app.parse(argc, argv);
+    std::vector<std::string> args = positions_not_options(app, argc, argv);
+    std::reverse(args.begin(), args.end());  // CLI11 takes them last first
+    args.pop_back();                         // the program name
+    app.parse(args);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -72,7 +72,7 @@ void run_train(const TrainArgs& a) {
     }
   } else {
     run_dir = a.resume;
-    TrainConfig c = load_config(RunDir::open(a.resume).config_path());
+    TrainConfig c = load_config(RunDir::open_for_resume(a.resume).config_path());
     apply_overrides(c, a.overrides, a.resume + "/config.yaml");
     config = c;
   }

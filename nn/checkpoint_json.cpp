@@ -1,8 +1,13 @@
+// nn/checkpoint_json.cpp — see checkpoint_json.h.
 #include "nn/checkpoint_json.h"
 
+#include <zlib.h>
+
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/printable.h"
 
 namespace nardy {
 namespace {
@@ -11,6 +16,30 @@ using Json = nlohmann::json;
 
 constexpr int kMaxHiddenLayers = 16;
 constexpr int kMaxUnits = 65536;
+constexpr const char* kFormat = "nardy-value-net";
+
+std::string crc_text(uLong crc) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%08lx", crc & 0xffffffffUL);
+  return std::string("crc32:") + buf;
+}
+
+uLong crc_bytes(uLong crc, const void* data, size_t n) {
+  const auto* p = static_cast<const Bytef*>(data);
+  while (n > 0) {  // zlib's length is a uInt
+    const uInt chunk = n > (1u << 30) ? (1u << 30) : static_cast<uInt>(n);
+    crc = crc32(crc, p, chunk);
+    p += chunk;
+    n -= chunk;
+  }
+  return crc;
+}
+
+std::string metadata_checksum_of(Json j) {
+  j.erase("checksums");
+  const std::string text = j.dump();
+  return crc_text(crc_bytes(crc32(0L, Z_NULL, 0), text.data(), text.size()));
+}
 
 }  // namespace
 
@@ -34,9 +63,44 @@ NetShape checked_shape(const NetShape& shape, const std::string& context) {
   return s;
 }
 
-std::string checkpoint_json(const NetShape& shape, const CheckpointInfo& info) {
+ArchiveChecksum::ArchiveChecksum() : crc_(crc32(0L, Z_NULL, 0)) {}
+
+void ArchiveChecksum::add(std::string_view name, const void* data, size_t size) {
+  crc_ = crc_bytes(crc_, name.data(), name.size());
+  const unsigned char sep = 0;
+  crc_ = crc_bytes(crc_, &sep, 1);
+  unsigned char le[8];
+  for (int i = 0; i < 8; ++i)
+    le[i] = static_cast<unsigned char>(static_cast<uint64_t>(size) >> (8 * i));
+  crc_ = crc_bytes(crc_, le, 8);
+  crc_ = crc_bytes(crc_, data, size);
+}
+
+std::string ArchiveChecksum::text() const {
+  return crc_text(crc_);
+}
+
+std::string parameters_checksum(const std::vector<ValueNet::LayerView>& layers) {
+  static_assert(sizeof(float) == 4);
+  uLong crc = crc32(0L, Z_NULL, 0);
+  for (const auto& l : layers) {
+    crc = crc_bytes(crc, l.weight, static_cast<size_t>(l.in) * l.out * sizeof(float));
+    crc = crc_bytes(crc, l.bias, static_cast<size_t>(l.out) * sizeof(float));
+  }
+  return crc_text(crc);
+}
+
+std::string metadata_checksum(std::string_view json_text) {
+  Json j = Json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) throw Error("metadata checksum: not a JSON object");
+  return metadata_checksum_of(std::move(j));
+}
+
+std::string checkpoint_json(const NetShape& shape, const CheckpointInfo& info,
+                            const std::vector<ValueNet::LayerView>& layers,
+                            const std::string& archive_checksum) {
   Json j;
-  j["format"] = "nardy-value-net";
+  j["format"] = kFormat;
   j["format_version"] = kCheckpointFormatVersion;
   j["encoder"] = shape.encoder;
   j["num_inputs"] = encoder_by_name(shape.encoder).num_inputs();
@@ -49,35 +113,75 @@ std::string checkpoint_json(const NetShape& shape, const CheckpointInfo& info) {
   j["positions"] = info.positions;
   j["config_yaml"] = info.config_yaml;
   j["extra"] = info.extra;
+  j["checksums"] = {{"archive", archive_checksum},
+                    {"parameters", parameters_checksum(layers)},
+                    {"metadata", metadata_checksum_of(j)}};
   return j.dump(2);
 }
 
-void parse_checkpoint_json(std::string_view text, const std::string& path, NetShape& shape,
-                           CheckpointInfo& info) {
-  const std::string where = "checkpoint '" + path + "'";
+CheckpointMetadata parse_checkpoint_json(std::string_view text, const std::string& path) {
+  const std::string where = "checkpoint '" + printable(path, 200) + "'";
   Json j;
   try {
     j = Json::parse(text);
   } catch (const Json::exception& e) {
-    throw Error(where + ": nardy.json is not valid JSON (" + e.what() + ")");
+    throw Error(where + ": nardy.json is not valid JSON (" + printable(e.what()) + ")");
   }
   if (!j.is_object()) throw Error(where + ": nardy.json is not a JSON object");
   auto field = [&](const char* key) -> const Json& {
-    if (!j.contains(key)) throw Error(where + ": nardy.json lacks \"" + key + "\"");
+    if (!j.contains(key))
+      throw Error(where + ": nardy.json lacks the required key \"" + key + "\"");
     return j.at(key);
   };
+  // The value of a required key as T; a wrong type names the key and what it holds.
+  auto get = [&]<class T>(const char* key, const char* expected, T*) -> T {
+    const Json& v = field(key);
+    try {
+      return v.get<T>();
+    } catch (const Json::exception&) {
+      throw Error(where + ": nardy.json key \"" + key + "\" is " + printable(v.dump(), 60) +
+                  ", expected " + expected);
+    }
+  };
+  CheckpointMetadata meta;
   try {
+    const Json& format = field("format");
+    if (!format.is_string() || format.get<std::string>() != kFormat)
+      throw Error(where + ": nardy.json format check failed: \"format\" is " +
+                  printable(format.dump()) + ", expected \"" + kFormat + "\"");
     const Json& version = field("format_version");
-    if (!version.is_number_integer() || version.get<int>() != kCheckpointFormatVersion)
-      throw Error(where + ": unknown format_version " + version.dump() + " (this build reads " +
-                  std::to_string(kCheckpointFormatVersion) + ")");
+    if (!version.is_number_integer() || version.get<int64_t>() != kCheckpointFormatVersion)
+      throw Error(where + ": unknown format_version " + printable(version.dump()) +
+                  " (this build reads " + std::to_string(kCheckpointFormatVersion) + ")");
+    if (j.contains("checksums")) {
+      const Json& sums = j.at("checksums");
+      bool complete = sums.is_object();
+      for (const char* key : {"archive", "parameters", "metadata"})
+        complete = complete && sums.contains(key) && sums.at(key).is_string() &&
+                   !sums.at(key).get<std::string>().empty();
+      if (!complete)
+        throw Error(where +
+                    ": nardy.json \"checksums\" must hold \"archive\", \"parameters\" "
+                    "and \"metadata\" strings, got " +
+                    printable(sums.dump(), 200));
+      const std::string stored = sums.at("metadata").get<std::string>();
+      const std::string actual = metadata_checksum_of(j);
+      if (stored != actual)
+        throw Error(where +
+                    ": metadata checksum check failed (nardy.json was changed or damaged: "
+                    "stored " +
+                    printable(stored) + ", computed " + actual + ")");
+      meta.archive_checksum = sums.at("archive").get<std::string>();
+      meta.parameters_checksum = sums.at("parameters").get<std::string>();
+    }
     NetShape s;
-    s.encoder = field("encoder").get<std::string>();
-    s.hidden = field("hidden").get<std::vector<int>>();
-    s.activation = parse_activation(field("activation").get<std::string>());
-    s.num_outputs = field("num_outputs").get<int>();
+    s.encoder = get("encoder", "a string", static_cast<std::string*>(nullptr));
+    s.hidden = get("hidden", "a list of integers", static_cast<std::vector<int>*>(nullptr));
+    s.activation =
+        parse_activation(get("activation", "a string", static_cast<std::string*>(nullptr)));
+    s.num_outputs = get("num_outputs", "an integer", static_cast<int*>(nullptr));
     s = checked_shape(s, where);
-    const int num_inputs = field("num_inputs").get<int>();
+    const int num_inputs = get("num_inputs", "an integer", static_cast<int*>(nullptr));
     if (num_inputs != encoder_by_name(s.encoder).num_inputs())
       throw Error(where + ": num_inputs " + std::to_string(num_inputs) +
                   " does not match encoder " + s.encoder + " (" +
@@ -88,15 +192,16 @@ void parse_checkpoint_json(std::string_view text, const std::string& path, NetSh
     ci.positions = j.value("positions", int64_t{0});
     ci.config_yaml = j.value("config_yaml", "");
     if (j.contains("extra")) ci.extra = j.at("extra").get<std::map<std::string, std::string>>();
-    shape = s;
-    info = ci;
+    meta.shape = s;
+    meta.info = ci;
   } catch (const Json::exception& e) {
-    throw Error(where + ": bad nardy.json field (" + e.what() + ")");
+    throw Error(where + ": bad nardy.json field (" + printable(e.what()) + ")");
   } catch (const Error& e) {
     const std::string msg = e.what();
     if (msg.rfind(where, 0) == 0) throw;
-    throw Error(where + ": " + msg);
+    throw Error(where + ": " + printable(msg, 300));
   }
+  return meta;
 }
 
 }  // namespace nardy

@@ -1,13 +1,18 @@
 // ValueNet on LibTorch: a TorchScript module built in C++ (register_parameter + define), so
 // that checkpoints are ordinary TorchScript files (torch.jit.load in Python).
+#include <caffe2/serialize/inline_container.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <sstream>
 
 #include "core/error.h"
+#include "core/printable.h"
 #include "core/random.h"
 #include "nn/checkpoint_json.h"
 #include "nn/value_net_impl_torch.h"
@@ -111,6 +116,8 @@ std::string first_line(const std::string& what) {
   return nl == std::string::npos ? what : what.substr(0, nl);
 }
 
+constexpr const char* kMetadataRecord = "extra/nardy.json";
+
 }  // namespace
 
 void set_torch_threads(int n) {
@@ -134,49 +141,121 @@ ValueNet ValueNet::create(const NetShape& shape, uint64_t seed) {
   return ValueNet(impl);
 }
 
+namespace {
+
+// The checksum of every member of `reader`'s archive but nardy.json (checksums.archive).
+std::string archive_checksum(caffe2::serialize::PyTorchStreamReader& reader) {
+  std::vector<std::string> names = reader.getAllRecords();
+  std::sort(names.begin(), names.end());
+  ArchiveChecksum sum;
+  for (const std::string& name : names) {
+    if (name == kMetadataRecord) continue;
+    auto [data, size] = reader.getRecord(name);
+    sum.add(name, data.get(), size);
+  }
+  return sum.text();
+}
+
+}  // namespace
+
 void ValueNet::save(const std::string& path, const CheckpointInfo& info) const {
-  torch::jit::ExtraFilesMap extra{{kCheckpointMetadataFile, checkpoint_json(impl_->shape, info)}};
   const std::string tmp = path + ".tmp";
   try {
+    // TorchScript writes an archive deterministically: write it once in memory to checksum
+    // its members, then for good with the metadata that carries the checksum.
+    std::stringstream draft;
+    impl_->module.save(draft, {{kCheckpointMetadataFile, "{}"}});
+    caffe2::serialize::PyTorchStreamReader reader(&draft);
+    const std::string archive = archive_checksum(reader);
+    torch::jit::ExtraFilesMap extra{
+        {kCheckpointMetadataFile, checkpoint_json(impl_->shape, info, layers(), archive)}};
     impl_->module.save(tmp, extra);
   } catch (const c10::Error& e) {
     std::remove(tmp.c_str());
-    throw Error("cannot write checkpoint '" + path + "': " + first_line(e.what()));
+    throw Error("cannot write checkpoint '" + printable(path, 200) +
+                "': " + printable(first_line(e.what()), 200));
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
-    throw Error("cannot write checkpoint '" + path + "': rename from " + tmp + " failed");
+    throw Error("cannot write checkpoint '" + printable(path, 200) + "': rename from " +
+                printable(tmp, 200) + " failed");
   }
 }
 
 ValueNet ValueNet::load(const std::string& path) {
-  const std::string where = "checkpoint '" + path + "'";
+  const std::string where = "checkpoint '" + printable(path, 200) + "'";
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw Error(where + ": no such file");
-  if (!std::filesystem::is_regular_file(path, ec)) throw Error(where + ": not a regular file");
-  torch::jit::ExtraFilesMap extra{{kCheckpointMetadataFile, ""}};
-  torch::jit::Module file_module;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory)  // e.g. a path too long for the system
+    throw Error(where + ": cannot read (" + ec.message() + ")");
+  if (!std::filesystem::exists(status)) throw Error(where + ": no such file");
+  if (!std::filesystem::is_regular_file(status)) throw Error(where + ": not a regular file");
+  auto unreadable = [&](const std::string& what) {
+    return Error(where + ": not a readable TorchScript file (damaged or truncated?): " +
+                 printable(first_line(what), 200));
+  };
+
+  // The zip alone first (bounded by its own sizes): metadata, checksums, parameter sizes.
+  // LibTorch parses the members only once they are known to be intact, since a damaged
+  // member can make it read past its buffers.
+  std::string json;
+  std::string archive;
+  std::map<std::string, size_t> record_size;
   try {
-    file_module = torch::jit::load(path, torch::kCPU, extra);
+    caffe2::serialize::PyTorchStreamReader reader(path);
+    if (!reader.hasRecord(kMetadataRecord))
+      throw Error(where +
+                  ": no nardy.json metadata (a TorchScript file, but not a nardy checkpoint)");
+    auto [data, size] = reader.getRecord(kMetadataRecord);
+    json.assign(static_cast<const char*>(data.get()), size);
+    archive = archive_checksum(reader);
+    for (const std::string& name : reader.getAllRecords())
+      record_size[name] = std::get<1>(reader.getRecord(name));
   } catch (const c10::Error& e) {
-    throw Error(where + ": not a readable TorchScript file (damaged or truncated?): " +
-                first_line(e.what()));
+    throw unreadable(e.what());
+  } catch (const Error&) {
+    throw;
   } catch (const std::exception& e) {
-    throw Error(where + ": not a readable TorchScript file (damaged or truncated?): " +
-                first_line(e.what()));
+    throw unreadable(e.what());
   }
-  const std::string& json = extra[kCheckpointMetadataFile];
-  if (json.empty())
+  const CheckpointMetadata meta = parse_checkpoint_json(json, path);
+  const NetShape& shape = meta.shape;
+  const bool legacy = meta.archive_checksum.empty();
+  if (!legacy && archive != meta.archive_checksum)
     throw Error(where +
-                ": no nardy.json metadata (a TorchScript file, but not a nardy checkpoint)");
-  NetShape shape;
-  CheckpointInfo info;
-  parse_checkpoint_json(json, path, shape, info);
+                ": archive checksum check failed (a member of the zip was changed or "
+                "damaged: stored " +
+                printable(meta.archive_checksum) + ", computed " + archive + ")");
 
   // Rebuild our own module of that shape and copy the file's parameters into it, so the
   // methods are always this build's and the storage is contiguous float32.
   auto impl = make_impl(shape);
-  impl->info = info;
+  impl->info = meta.info;
+  // TorchScript stores the parameters as data/0, data/1, ... in the order w0, b0, w1, b1, ...;
+  // a member of the wrong size (e.g. emptied) would make LibTorch read past it.
+  for (size_t i = 0; i < 2 * impl->weights.size(); ++i) {
+    const torch::Tensor& t = i % 2 ? impl->biases[i / 2] : impl->weights[i / 2];
+    const std::string name = "data/" + std::to_string(i);
+    const size_t expected = static_cast<size_t>(t.numel()) * sizeof(float);
+    const auto it = record_size.find(name);
+    const std::string param = (i % 2 ? "b" : "w") + std::to_string(i / 2);
+    if (it == record_size.end())
+      throw Error(where + ": parameter " + param + " is missing (no zip member " + name + ")");
+    if (it->second != expected)
+      throw Error(where + ": parameter " + param + " (zip member " + name + ") holds " +
+                  std::to_string(it->second) + " bytes but the metadata (encoder " + shape.encoder +
+                  ", hidden, outputs) implies shape " + shape_text(t.sizes()) + ", " +
+                  std::to_string(expected) +
+                  " bytes: the file is damaged or its metadata does not match its weights");
+  }
+  torch::jit::Module file_module;
+  try {
+    file_module = torch::jit::load(path, torch::kCPU);
+  } catch (const c10::Error& e) {
+    throw unreadable(e.what());
+  } catch (const std::exception& e) {
+    throw unreadable(e.what());
+  }
   torch::NoGradGuard no_grad;
   auto copy_param = [&](const std::string& name, torch::Tensor& dst) {
     if (!file_module.hasattr(name) || !file_module.attr(name).isTensor())
@@ -188,13 +267,32 @@ ValueNet ValueNet::load(const std::string& path) {
                   shape_text(dst.sizes()));
     if (src.scalar_type() != torch::kFloat32)
       throw Error(where + ": parameter " + name + " is not float32");
+    const size_t needed = static_cast<size_t>(src.numel()) * sizeof(float);
+    if (!src.is_contiguous() || src.storage_offset() != 0 || !src.storage().data() ||
+        src.storage().nbytes() != needed)
+      throw Error(where + ": parameter " + name + " is damaged (its storage does not hold " +
+                  std::to_string(needed) + " contiguous bytes)");
     dst.copy_(src);
   };
   for (size_t i = 0; i < impl->weights.size(); ++i) {
     copy_param("w" + std::to_string(i), impl->weights[i]);
     copy_param("b" + std::to_string(i), impl->biases[i]);
   }
-  return ValueNet(impl);
+  ValueNet net(impl);
+  if (legacy) {
+    std::fprintf(stderr,
+                 "warning: %s carries no checksums (written before they were stored); loaded "
+                 "without an integrity check\n",
+                 where.c_str());
+  } else {
+    const std::string actual = parameters_checksum(net.layers());
+    if (actual != meta.parameters_checksum)
+      throw Error(where +
+                  ": parameter checksum check failed (the weights were changed or "
+                  "damaged: stored " +
+                  printable(meta.parameters_checksum) + ", computed " + actual + ")");
+  }
+  return net;
 }
 
 const NetShape& ValueNet::shape() const {

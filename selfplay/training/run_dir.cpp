@@ -86,12 +86,19 @@ RunDir RunDir::create(const std::string& path) {
     throw Error("run directory '" + path +
                 "' already holds a run: continue it with `nardy train --resume " + path +
                 "`, or choose another name (--set run.name=NAME) or delete it");
+  if (!d.checkpoint_games().empty())
+    throw Error("run directory '" + path +
+                "' holds checkpoints of a run that was stopped before "
+                "its state.json was written: continue it with `nardy train --resume " +
+                path +
+                "` (it resumes from the newest complete checkpoint), or choose another name "
+                "(--set run.name=NAME) or delete it");
   std::error_code ec;
   fs::create_directories(path, ec);
   if (ec) throw Error("cannot create run directory '" + path + "': " + ec.message());
   // Leftovers of an attempt killed before its first checkpoint.
   for (const char* name : {"metrics.jsonl", "latest.pt", "best.pt"}) fs::remove(d.file(name), ec);
-  for (int64_t g : d.checkpoint_games()) fs::remove(d.file(checkpoint_name(g)), ec);
+  d.remove_stale_temporaries();
   return d;
 }
 
@@ -100,10 +107,38 @@ RunDir RunDir::open(const std::string& path) {
   while (p.size() > 1 && p.back() == '/') p.pop_back();
   RunDir d(p);
   if (!fs::is_directory(p)) throw Error("run directory '" + p + "' does not exist");
-  if (!fs::exists(d.state_path()))
+  if (!fs::exists(d.config_path()))
+    throw Error("run directory '" + p + "' has no config.yaml (not a nardy run directory)");
+  if (!fs::exists(d.state_path()) && d.checkpoint_games().empty())
     throw Error("run directory '" + p +
-                "' has no state.json (no checkpoint was completed; start it afresh)");
+                "' has no state.json and no ckpt-*.pt (no checkpoint was completed; start it "
+                "afresh)");
   return d;
+}
+
+RunDir RunDir::open_for_resume(const std::string& path) {
+  std::string p = path;
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  if (fs::is_directory(p)) RunDir(p).remove_stale_temporaries();  // also when open() refuses
+  return open(p);
+}
+
+void RunDir::remove_stale_temporaries() const {
+  std::error_code ec;
+  std::vector<fs::path> stale;
+  for (const auto& entry : fs::directory_iterator(path_, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0 &&
+        entry.is_regular_file(ec))
+      stale.push_back(entry.path());
+  }
+  for (const auto& f : stale) fs::remove(f, ec);
+}
+
+void RunDir::remove_checkpoints_after(int64_t games) const {
+  std::error_code ec;
+  for (int64_t g : checkpoint_games())
+    if (g > games) fs::remove(file(checkpoint_name(g)), ec);
 }
 
 std::string RunDir::checkpoint_name(int64_t games) {

@@ -52,11 +52,18 @@ struct RunState {
 class RunDir {
  public:
   // Creates <path> (and parents) for a new run. Throws Error if it already holds a run (a
-  // state.json), suggesting --resume. A directory left by an attempt that was killed before
-  // its first checkpoint (no state.json) is reused: its metrics and .pt files are removed.
+  // state.json, or ckpt-*.pt files of a run killed before its first state.json), suggesting
+  // --resume. A directory left by an attempt that was killed before its first checkpoint is
+  // reused: its metrics, latest.pt, best.pt and *.tmp files are removed.
   static RunDir create(const std::string& path);
-  // Opens an existing run for resuming. Throws Error if there is no state.json.
+  // Opens an existing run (reading only; another process may be training in it). Throws
+  // Error if there is no config.yaml, or neither a state.json nor any ckpt-*.pt (the trainer
+  // resumes from the newest complete checkpoint when state.json is missing:
+  // selfplay/training/td_trainer.h).
   static RunDir open(const std::string& path);
+  // open() for a resume: first removes the *.tmp files a kill -9 during an atomic write
+  // left behind, also when open() then refuses the directory.
+  static RunDir open_for_resume(const std::string& path);
 
   const std::string& path() const { return path_; }
   std::string file(std::string_view name) const { return path_ + "/" + std::string(name); }
@@ -83,6 +90,11 @@ class RunDir {
   // Deletes all but the newest `keep_last` ckpt files; never deletes `keep` (the checkpoint
   // state.json names).
   void rotate_checkpoints(int keep_last, int64_t keep) const;
+  // Deletes the ckpt files of more than `games` games (written by a session killed before its
+  // state.json named them; the resumed run writes them again).
+  void remove_checkpoints_after(int64_t games) const;
+  // Deletes every *.tmp file in the directory (what a kill during an atomic write leaves).
+  void remove_stale_temporaries() const;
 
  private:
   explicit RunDir(std::string path) : path_(std::move(path)) {}

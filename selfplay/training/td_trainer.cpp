@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <cstring>
+#include <filesystem>
 #include <future>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
@@ -528,13 +530,43 @@ TrainResult resume(const std::string& run_dir, const std::vector<std::string>& o
                    const TrainCallbacks& callbacks, World* world) {
   World& w = world ? *world : single_process_world();
   return run_on_ranks(w, callbacks, [&] {
-    RunDir dir = RunDir::open(run_dir);
+    RunDir dir = RunDir::open_for_resume(run_dir);
     const TrainConfig before = load_config(dir.config_path());
     TrainConfig config = before;
     apply_overrides(config, overrides, dir.config_path());
     check_resume_override(before, config, "resume " + dir.path());
     // The run lives where it is now, whatever run.dir/run.name said when it started.
-    RunState state = dir.read_state();
+    RunState state;
+    std::optional<ValueNet> recovered;
+    if (std::filesystem::exists(dir.state_path())) {
+      state = dir.read_state();
+    } else {
+      // Killed after its first checkpoint but before its first state.json: start again from
+      // the newest checkpoint that loads (its checksums verified) and names its own games.
+      std::string why;
+      const auto games = dir.checkpoint_games();
+      for (auto g = games.rbegin(); g != games.rend() && !recovered; ++g) {
+        const std::string name = RunDir::checkpoint_name(*g);
+        try {
+          ValueNet candidate = ValueNet::load(dir.file(name));
+          if (candidate.info().games != *g)
+            throw Error("it holds " + std::to_string(candidate.info().games) + " games");
+          state.games_done = *g;
+          state.positions = candidate.info().positions;
+          state.checkpoint = name;
+          recovered = std::move(candidate);
+        } catch (const Error& e) {
+          why += "; " + name + ": " + e.what();
+        }
+      }
+      if (!recovered)
+        throw Error("resume " + dir.path() + ": no state.json and no complete checkpoint" + why);
+      // Without state.json the world size it ran on is unknown: this launch's is taken.
+      state.world_size = w.size();
+      std::fprintf(stderr, "resume %s: no state.json; resuming from %s (%lld games)\n",
+                   dir.path().c_str(), state.checkpoint.c_str(),
+                   static_cast<long long>(state.games_done));
+    }
     if (state.world_size != w.size())
       throw Error("resume " + dir.path() + ": the run was trained on " +
                   std::to_string(state.world_size) + " rank" + (state.world_size == 1 ? "" : "s") +
@@ -542,7 +574,7 @@ TrainResult resume(const std::string& run_dir, const std::vector<std::string>& o
                   "; resume it with the same number of ranks (torchrun --nnodes x "
                   "--nproc_per_node), or its rounds, and so its net, would differ from the "
                   "uninterrupted run's");
-    ValueNet net = ValueNet::load(dir.file(state.checkpoint));
+    ValueNet net = recovered ? *recovered : ValueNet::load(dir.file(state.checkpoint));
     if (!(net.shape() == config.net_shape()))
       throw Error("resume " + dir.path() + ": checkpoint " + state.checkpoint +
                   " does not match config.yaml's net");
@@ -555,6 +587,10 @@ TrainResult resume(const std::string& run_dir, const std::vector<std::string>& o
           dir.config_path(),
           "# Resolved config of this run (written by nardy train; every key).\n" + to_yaml(config));
     dir.truncate_metrics_after(state.games_done);
+    // A kill during a checkpoint can leave files state.json never named: newer ones, or one
+    // beyond keep_last whose rotation did not happen.
+    dir.remove_checkpoints_after(state.games_done);
+    dir.rotate_checkpoints(config.train.keep_last, state.games_done);
     RunStart s;
     s.config = std::move(config);
     s.run_path = dir.path();

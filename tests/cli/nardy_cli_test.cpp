@@ -181,6 +181,29 @@ TEST_F(NardyCli, BenchPrintsTheSummaryTable) {
 }
 #endif
 
+TEST_F(NardyCli, PositionsStartingWithADashAreNotOptions) {
+  // The README's start ID begins with '-' (as does a fifth of all IDs): once "position is
+  // required".
+  for (std::vector<std::string> args : {std::vector<std::string>{"show", "-_PAAAw__BAAAA"},
+                                        {"show", "--", "-_PAAAw__BAAAA"},
+                                        {"show", "--title", "t", "-_PAAAw__BAAAA"}}) {
+    CliRun r = run_nardy(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("POS " + kStart), std::string::npos) << r.out;
+  }
+  // POS text with a Black checker on point 1 starts with '-' too, in one argument or two.
+  const std::string pos = "-1,0,0,0,0,0,0,0,0,0,0,-14,0,0,0,0,0,0,0,0,0,0,0,15";
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"legal", pos + " w", "6", "5"}, {"legal", pos, "w", "6", "5"}}) {
+    CliRun r = run_nardy(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "-1,0,0,0,0,0,0,0,0,0,0,-14,1,0,0,0,0,0,0,0,0,0,0,14 b\t24/13\n");
+  }
+  // What is neither an option nor a position is still an unknown option.
+  CliRun bad = run_nardy({"show", "-x"});
+  EXPECT_EQ(bad.exit_code, 2);
+}
+
 TEST_F(NardyCli, HelpAndMissingCommand) {
   CliRun help = run_nardy({"--help"});
   EXPECT_EQ(help.exit_code, 0);

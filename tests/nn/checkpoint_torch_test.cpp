@@ -1,11 +1,17 @@
 // Checkpoint load errors that need a forged file: written here with LibTorch directly (a
-// TorchScript archive with missing or edited metadata, or parameters that do not fit it).
+// TorchScript archive with missing or edited metadata, or parameters that do not fit it), and
+// the checksums of nn/checkpoint_json.h: each failed check is named.
+#include <caffe2/serialize/inline_container.h>
 #include <gtest/gtest.h>
 #include <torch/script.h>
+
+#include <algorithm>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "nn/checkpoint_json.h"
 #include "nn/value_net.h"
 #include "tests/support/error_of.h"
 #include "tests/support/temp_dir.h"
@@ -17,10 +23,30 @@ using Json = nlohmann::json;
 using testing::error_of;
 using testing::TempDir;
 
+// Saves `m` at `path` with metadata `j`, its archive and metadata checksums recomputed as
+// ValueNet::save does (so that load() gets past them to the check a test is about).
+void save_resealed(torch::jit::Module& m, Json j, const std::string& path) {
+  std::stringstream draft;
+  m.save(draft, {{"nardy.json", "{}"}});
+  caffe2::serialize::PyTorchStreamReader reader(&draft);
+  auto names = reader.getAllRecords();
+  std::sort(names.begin(), names.end());
+  ArchiveChecksum sum;
+  for (const auto& name : names) {
+    if (name == "extra/nardy.json") continue;
+    auto [data, size] = reader.getRecord(name);
+    sum.add(name, data.get(), size);
+  }
+  j["checksums"]["archive"] = sum.text();
+  j["checksums"]["metadata"] = metadata_checksum(j.dump());
+  m.save(path, {{"nardy.json", j.dump()}});
+}
+
 // Saves a fresh default net at `path`, then rewrites the archive with `edit` applied to its
-// nardy.json (or with no nardy.json at all when `drop` is set).
+// nardy.json (or with no nardy.json at all when `drop` is set). Unless `reseal` is false the
+// metadata checksum is recomputed, so the edit itself is what load() judges.
 template <class F>
-void forge(const std::string& path, F&& edit, bool drop = false) {
+void forge(const std::string& path, F&& edit, bool drop = false, bool reseal = true) {
   ValueNet::create(NetShape{}, 1).save(path, {});
   torch::jit::ExtraFilesMap extra{{"nardy.json", ""}};
   torch::jit::Module m = torch::jit::load(path, torch::kCPU, extra);
@@ -28,6 +54,8 @@ void forge(const std::string& path, F&& edit, bool drop = false) {
   edit(j);
   if (drop)
     m.save(path);
+  else if (reseal && j.contains("checksums"))
+    save_resealed(m, j, path);
   else
     m.save(path, {{"nardy.json", j.dump()}});
 }
@@ -35,7 +63,7 @@ void forge(const std::string& path, F&& edit, bool drop = false) {
 void expect_load_error(const std::string& path, const std::string& reason) {
   const std::string msg = error_of([&] { ValueNet::load(path); });
   EXPECT_NE(msg.find("checkpoint '" + path + "'"), std::string::npos) << msg;
-  EXPECT_NE(msg.find(reason), std::string::npos) << msg;
+  EXPECT_NE(msg.find(reason), std::string::npos) << msg << "\n  expected: " << reason;
 }
 
 TEST(CheckpointLoad, ForgedFileLoadsWhenUnchanged) {
@@ -70,12 +98,15 @@ TEST(CheckpointLoad, UnknownEncoder) {
 TEST(CheckpointLoad, ParameterShapeDoesNotMatchMetadata) {
   TempDir dir;
   const std::string path = dir.file("shape.pt");
+  // Checked on the zip members' sizes, before LibTorch reads them.
   forge(path, [](Json& j) { j["hidden"] = {64}; });
-  expect_load_error(path, "parameter w0 has shape [197, 128] but the metadata");
+  expect_load_error(path,
+                    "parameter w0 (zip member data/0) holds 100864 bytes but the metadata "
+                    "(encoder raw-v1, hidden, outputs) implies shape [197, 64], 50432 bytes");
   forge(path, [](Json& j) { j["num_outputs"] = 4; });
-  expect_load_error(path, "parameter w1 has shape [128, 3]");
+  expect_load_error(path, "parameter w1 (zip member data/2) holds 1536 bytes");
   forge(path, [](Json& j) { j["hidden"] = {128, 128}; });
-  expect_load_error(path, "parameter w1 has shape [128, 3] but the metadata");
+  expect_load_error(path, "implies shape [128, 128], 65536 bytes");
 }
 
 TEST(CheckpointLoad, InconsistentOrMalformedMetadata) {
@@ -86,9 +117,76 @@ TEST(CheckpointLoad, InconsistentOrMalformedMetadata) {
   forge(path, [](Json& j) { j["activation"] = "gelu"; });
   expect_load_error(path, "unknown activation 'gelu'");
   forge(path, [](Json& j) { j.erase("hidden"); });
-  expect_load_error(path, "nardy.json lacks \"hidden\"");
+  expect_load_error(path, "nardy.json lacks the required key \"hidden\"");
   forge(path, [](Json& j) { j["hidden"] = "wide"; });
-  expect_load_error(path, "bad nardy.json field");
+  expect_load_error(path, "nardy.json key \"hidden\" is \"wide\", expected a list of integers");
+  forge(path, [](Json& j) { j["num_outputs"] = nullptr; });
+  expect_load_error(path, "nardy.json key \"num_outputs\" is null, expected an integer");
+}
+
+TEST(CheckpointLoad, FormatFieldChecked) {
+  TempDir dir;
+  const std::string path = dir.file("format.pt");
+  forge(path, [](Json& j) { j["format"] = "nardy-value-nex"; });
+  expect_load_error(path, "format check failed: \"format\" is \"nardy-value-nex\"");
+  forge(path, [](Json& j) { j.erase("format"); });
+  expect_load_error(path, "nardy.json lacks the required key \"format\"");
+  forge(path, [](Json& j) { j.erase("format_version"); });
+  expect_load_error(path, "nardy.json lacks the required key \"format_version\"");
+}
+
+TEST(CheckpointLoad, MetadataChecksumCatchesEdits) {
+  TempDir dir;
+  const std::string path = dir.file("edited.pt");
+  // A counter or the rules changed by hand: valid, but not what was saved.
+  forge(
+      path, [](Json& j) { j["games"] = 123456; }, false, /*reseal=*/false);
+  expect_load_error(path, "metadata checksum check failed");
+  forge(
+      path, [](Json& j) { j["rules"] = "opening=any_roll"; }, false, /*reseal=*/false);
+  expect_load_error(path, "metadata checksum check failed");
+  forge(
+      path, [](Json& j) { j["checksums"].erase("archive"); }, false, /*reseal=*/false);
+  expect_load_error(path, "\"checksums\" must hold \"archive\", \"parameters\" and \"metadata\"");
+}
+
+TEST(CheckpointLoad, ParameterChecksumCatchesChangedWeights) {
+  TempDir dir;
+  const std::string path = dir.file("weights.pt");
+  ValueNet net = ValueNet::create(NetShape{}, 1);
+  net.save(path, {});
+  const std::string saved_sum = [&] {
+    torch::jit::ExtraFilesMap extra{{"nardy.json", ""}};
+    torch::jit::load(path, torch::kCPU, extra);
+    return Json::parse(extra["nardy.json"])["checksums"]["parameters"].get<std::string>();
+  }();
+  // The same metadata with every checksum but the parameters' resealed for other weights: only
+  // the parameter check can tell.
+  net.layers()[0].weight[5] += 0.25f;
+  net.save(path, {});
+  torch::jit::ExtraFilesMap extra{{"nardy.json", ""}};
+  torch::jit::Module m = torch::jit::load(path, torch::kCPU, extra);
+  Json j = Json::parse(extra["nardy.json"]);
+  j["checksums"]["parameters"] = saved_sum;
+  save_resealed(m, j, path);
+  expect_load_error(path, "parameter checksum check failed");
+}
+
+TEST(CheckpointLoad, WithoutChecksumsLoadsWithAWarning) {
+  TempDir dir;
+  const std::string path = dir.file("old.pt");
+  forge(path, [](Json& j) { j.erase("checksums"); });
+  ::testing::internal::CaptureStderr();
+  const ValueNet net = ValueNet::load(path);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(net.shape(), NetShape{});
+  EXPECT_NE(err.find("warning: checkpoint '" + path + "' carries no checksums"), std::string::npos)
+      << err;
+  // A checkpoint with checksums loads silently.
+  ValueNet::create(NetShape{}, 1).save(path, {});
+  ::testing::internal::CaptureStderr();
+  ValueNet::load(path);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
 }
 
 TEST(CheckpointLoad, MissingParameter) {
@@ -101,8 +199,8 @@ TEST(CheckpointLoad, MissingParameter) {
   torch::jit::ExtraFilesMap extra{{"nardy.json", ""}};
   net.save(path, {});
   torch::jit::load(path, torch::kCPU, extra);
-  m.save(path, extra);
-  expect_load_error(path, "parameter w1 is missing");
+  save_resealed(m, Json::parse(extra["nardy.json"]), path);
+  expect_load_error(path, "parameter w1 is missing (no zip member data/2)");
 }
 
 }  // namespace

@@ -110,9 +110,9 @@ def test_python_agents_play_with_cpp_agents():
 
 
 def test_python_agent_errors_propagate():
-    with pytest.raises(NardyError, match=r"agent 'python:.*' chose result 99 of \d+"):
+    with pytest.raises(NardyError, match=r"agent 'python:.*' returned int 99, not an index of the \d+ legal"):
         nardy.play(lambda p, d, m: 99, "random")
-    with pytest.raises(TypeError, match="must return an index into moves, a MoveResult or a Position, got str"):
+    with pytest.raises(NardyError, match=r"returned str '24/13' \(expected an index 0\.\.\d+ into moves"):
         nardy.play(lambda p, d, m: "24/13", "random")
     with pytest.raises(NardyError, match="not one of the"):
         nardy.play(lambda p, d, m: START, "random")
@@ -126,6 +126,38 @@ def test_python_agent_errors_propagate():
         nardy.arena(boom, "random", games=8, threads=2)
     with pytest.raises(TypeError, match="expected a spec string"):
         nardy.make_agent(42)
+
+
+@pytest.mark.parametrize(
+    "returned, shown",
+    [
+        (True, "bool True"),  # a bool is an int in Python: once a SIGSEGV by endless recursion
+        (False, "bool False"),
+        (2**70, "int 1180591620717411303424"),  # once a raw RuntimeError from pybind11
+        (-(2**70), "int -1180591620717411303424"),
+        (-1, "int -1"),
+        (0.0, "float 0.0"),
+        (None, "NoneType None"),
+        ([0], r"list \[0\]"),
+        ("\x00\xff", r"str '\\x00\\xff'"),  # junk is quoted in printable ASCII
+    ],
+)
+def test_python_agent_bad_returns_name_agent_and_value(returned, shown):
+    def junk(p, d, m):
+        return returned
+
+    agent = nardy.make_agent(junk)
+    with pytest.raises(NardyError, match=r"agent 'python:.*junk' returned " + shown):
+        agent.choose(START, 6, 5)
+    with pytest.raises(NardyError, match=r"agent 'python:.*junk' returned " + shown):
+        nardy.play(junk, "random")
+
+
+def test_python_agent_index_like_returns_accepted():
+    import numpy as np
+
+    moves = START.legal(6, 5)
+    assert nardy.make_agent(lambda p, d, m: np.int64(0)).choose(START, 6, 5) == moves[0]
 
 
 def test_analyze_equals_cli(nardy_cli, tmp_path, checkpoint):

@@ -65,8 +65,6 @@ def test_wrong_argument_types_are_type_errors():
         nardy.board_svg(nardy.Position.start(), {1: None})
 
 
-@pytest.mark.xfail(strict=True, reason="issue 14: an agent returning a bool crashes and 2**70 "
-                   "raises RuntimeError; fixed on the branch `robust` (remove this mark then)")
 def test_agents_returning_bools_or_huge_ints(tmp_path):
     proc, calls, unexpected = run_calls(tmp_path, "--seed", "1", "--seconds", "2", "--only-known")
     assert proc.returncode == 0, describe(proc, calls, unexpected)

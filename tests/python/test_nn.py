@@ -214,3 +214,70 @@ def test_checkpoint_errors(tmp_path, checkpoint):
         nardy.load_checkpoint(str(foreign))
     with pytest.raises(NardyError, match=f"agent 'net:{missing}'"):
         nardy.make_agent(f"net:{missing}")
+
+
+def _rewrite_zip(src, dst, edit):
+    """Copies the zip `src` to `dst` with edit(name, data) -> data applied to every member."""
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
+        for info in zin.infolist():
+            zout.writestr(info, edit(info.filename, zin.read(info.filename)))
+
+
+def test_damaged_checkpoint_members_are_refused(tmp_path):
+    good = tmp_path / "good.pt"
+    nardy.ValueNet.create(hidden=[8], seed=1).save(str(good))
+    empty = tmp_path / "empty.pt"  # once a segfault in nardy eval, engine and load_checkpoint
+    _rewrite_zip(good, empty, lambda name, data: b"" if name.endswith("data/0") else data)
+    with pytest.raises(NardyError, match="archive checksum check failed"):
+        nardy.load_checkpoint(str(empty))
+    edited = tmp_path / "edited.pt"
+
+    def more_games(name, data):
+        return data.replace(b'"games": 0', b'"games": 9') if name.endswith("nardy.json") else data
+
+    _rewrite_zip(good, edited, more_games)
+    with pytest.raises(NardyError, match="metadata checksum check failed"):
+        nardy.load_checkpoint(str(edited))
+
+
+def test_old_checkpoint_without_checksums_loads_with_warning_but_empty_member_is_refused(tmp_path, capfd):
+    good = tmp_path / "good.pt"
+    nardy.ValueNet.create(hidden=[8], seed=1).save(str(good))
+
+    def strip_checksums(name, data):
+        if not name.endswith("nardy.json"):
+            return data
+        meta = json.loads(data)
+        del meta["checksums"]
+        return json.dumps(meta).encode()
+
+    old = tmp_path / "old.pt"
+    _rewrite_zip(good, old, strip_checksums)
+    net = nardy.load_checkpoint(str(old))
+    assert "carries no checksums" in capfd.readouterr().err
+    np.testing.assert_array_equal(net.parameters()[0], nardy.load_checkpoint(str(good)).parameters()[0])
+    old_empty = tmp_path / "old_empty.pt"
+    _rewrite_zip(old, old_empty, lambda name, data: b"" if name.endswith("data/0") else data)
+    with pytest.raises(NardyError, match=r"parameter w0 \(zip member data/0\) holds 0 bytes"):
+        nardy.load_checkpoint(str(old_empty))
+
+
+def test_bit_flips_in_any_member_never_load(tmp_path):
+    # Every member's bytes are covered by a checksum (zip headers and padding are not: a flip
+    # there leaves the net exactly as saved, or LibTorch refuses the zip).
+    good = tmp_path / "good.pt"
+    nardy.ValueNet.create(hidden=[4], seed=1).save(str(good))
+    data = good.read_bytes()
+    with zipfile.ZipFile(good) as z:
+        members = [(i.filename, z.read(i.filename)) for i in z.infolist() if i.compress_type == zipfile.ZIP_STORED]
+    assert len(members) >= 7  # nardy.json, 4 parameters, data.pkl, ...
+    flipped = tmp_path / "flipped.pt"
+    rng = np.random.default_rng(7)
+    for name, content in members:
+        start = data.index(content, data.index(name.encode()))
+        for offset in rng.choice(len(content), size=min(6, len(content)), replace=False):
+            b = bytearray(data)
+            b[start + int(offset)] ^= 1 << int(rng.integers(8))
+            flipped.write_bytes(bytes(b))
+            with pytest.raises(NardyError, match="flipped.pt"):
+                nardy.load_checkpoint(str(flipped))

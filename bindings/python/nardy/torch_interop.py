@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence, Union
 
@@ -118,29 +117,12 @@ def save_checkpoint(module: ValueMLP, path: Union[str, "os.PathLike[str]"], enco
                     info: Optional[dict] = None) -> Path:
     """Writes `module` as a nardy checkpoint at `path`.
 
-    The route is TorchScript's own: a C++-created checkpoint of the same shape is loaded with
-    ``torch.jit.load``, the trained tensors are copied into its parameters in place, and it is
-    saved with ``torch.jit.save(m, path, _extra_files={"nardy.json": ...})``, the metadata updated
-    from `info` (rules, games, positions, config_yaml, extra). C++ ``ValueNet::load`` checks the
-    shapes against the metadata when the file is loaded.
+    The parameters go into a C++ ValueNet of the same shape, which writes the file atomically
+    with its metadata from `info` (rules, games, positions, config_yaml, extra) and the
+    checksums of both (nn/checkpoint_json.h); ``torch.jit.load`` opens it like any checkpoint.
     """
     path = Path(path)
-    like = _nardy.ValueNet.create(encoder, module.hidden, module.activation, module.num_outputs)
-    if like.num_inputs != module.num_inputs:
-        raise ValueError(f"encoder {encoder!r} has {like.num_inputs} inputs but the module takes {module.num_inputs}")
-    with tempfile.TemporaryDirectory() as tmp:
-        template = os.path.join(tmp, "template.pt")
-        like.save(template, info=_info_for_save(info))
-        extra = {METADATA_FILE: ""}
-        scripted = torch.jit.load(template, _extra_files=extra)
-    meta = json.loads(extra[METADATA_FILE])
-    with torch.no_grad():
-        for i in range(module.num_layers):
-            for k in ("w", "b"):
-                getattr(scripted, f"{k}{i}").copy_(getattr(module, f"{k}{i}").detach().cpu().float())
-    tmp_path = path.with_name(path.name + ".tmp")
-    torch.jit.save(scripted, str(tmp_path), _extra_files={METADATA_FILE: json.dumps(meta, indent=2)})
-    os.replace(tmp_path, path)
+    module.to_value_net(encoder).save(str(path), info=_info_for_save(info))
     return path
 
 

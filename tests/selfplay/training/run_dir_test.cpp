@@ -33,7 +33,8 @@ TEST_F(RunDirTest, AtomicWriteReplacesContentAndLeavesNoTemporary) {
 TEST_F(RunDirTest, CreateRefusesAnExistingRunAndOpenNeedsState) {
   RunDir d = RunDir::create((root_ / "run").string());
   EXPECT_TRUE(fs::is_directory(d.path()));
-  // A directory without state.json cannot be resumed...
+  std::ofstream(d.config_path()) << "run: {name: run}\n";
+  // A directory without state.json or any checkpoint cannot be resumed...
   EXPECT_NE(std::string([&] {
               try {
                 RunDir::open(d.path());
@@ -59,15 +60,52 @@ TEST_F(RunDirTest, CreateRefusesAnExistingRunAndOpenNeedsState) {
 }
 
 TEST_F(RunDirTest, CreateReusesAnAttemptKilledBeforeItsFirstCheckpoint) {
-  // Given a directory with a config, metrics and a stray checkpoint but no state.json,
+  // Given a directory with a config and metrics but no checkpoint and no state.json,
   RunDir d = RunDir::create((root_ / "run").string());
   std::ofstream(d.config_path()) << "run: {name: run}\n";
   d.append_metrics("{\"games\":100}");
-  std::ofstream(d.file("ckpt-100.pt")) << "x";
+  std::ofstream(d.file("latest.pt.tmp")) << "x";
   // when a new run is created there, then the leftovers are gone.
   RunDir again = RunDir::create(d.path());
   EXPECT_TRUE(again.metrics_lines().empty());
-  EXPECT_TRUE(again.checkpoint_games().empty());
+  EXPECT_FALSE(fs::exists(d.file("latest.pt.tmp")));
+}
+
+TEST_F(RunDirTest, CheckpointsWithoutStateAreResumableNotOverwritten) {
+  // Killed after writing ckpt-100.pt but before its first state.json: the checkpoint is kept
+  // and create() points at the resume; open() accepts the directory.
+  RunDir d = RunDir::create((root_ / "run").string());
+  std::ofstream(d.config_path()) << "run: {name: run}\n";
+  std::ofstream(d.file("ckpt-100.pt")) << "x";
+  try {
+    RunDir::create(d.path());
+    FAIL() << "create over a checkpoint";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("resumes from the newest complete checkpoint"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(d.checkpoint_games(), std::vector<int64_t>{100});
+  EXPECT_EQ(RunDir::open(d.path()).path(), d.path());
+}
+
+TEST_F(RunDirTest, OpenForResumeRemovesStaleTemporariesEvenWhenItRefuses) {
+  RunDir d = RunDir::create((root_ / "run").string());
+  for (const char* f : {"latest.pt.tmp", "state.json.tmp", "ckpt-200.pt.tmp"})
+    std::ofstream(d.file(f)) << "partial";
+  EXPECT_THROW(RunDir::open(d.path()), Error);       // no config.yaml, no state, no checkpoint
+  EXPECT_TRUE(fs::exists(d.file("latest.pt.tmp")));  // open() only reads
+  EXPECT_THROW(RunDir::open_for_resume(d.path()), Error);
+  for (const char* f : {"latest.pt.tmp", "state.json.tmp", "ckpt-200.pt.tmp"})
+    EXPECT_FALSE(fs::exists(d.file(f))) << f;
+  EXPECT_TRUE(fs::is_directory(d.path()));
+}
+
+TEST_F(RunDirTest, RemoveCheckpointsAfterAGameCount) {
+  RunDir d = RunDir::create((root_ / "run").string());
+  for (int g : {100, 200, 300}) std::ofstream(d.file(RunDir::checkpoint_name(g))) << g;
+  d.remove_checkpoints_after(200);
+  EXPECT_EQ(d.checkpoint_games(), (std::vector<int64_t>{100, 200}));
 }
 
 TEST_F(RunDirTest, StateRoundTripsWithAndWithoutBest) {

@@ -166,6 +166,59 @@ TEST_F(TdTrainerTest, ResumeFromAnEarlierCheckpointReproducesTheLaterOnes) {
   EXPECT_EQ(resumed.positions, full.positions);
 }
 
+TEST_F(TdTrainerTest, KilledBeforeItsFirstStateResumesFromTheNewestCompleteCheckpoint) {
+  // Run 120 games with checkpoints every 40; then keep only what a kill -9 might leave
+  // before any state.json: the config, checkpoints at 40 and 80, a checkpoint at 120 cut
+  // short, and a temporary. The resume starts from ckpt-80 and reproduces ckpt-120.
+  TrainConfig c = small_config("k", 120, 40);
+  const TrainResult full = train(c);
+  ASSERT_TRUE(full.completed);
+  const ValueNet at120 = ValueNet::load((root_ / "k" / "ckpt-120.pt").string());
+  const fs::path copy = root_ / "kcopy";
+  fs::create_directories(copy);
+  for (const char* f : {"config.yaml", "ckpt-40.pt", "ckpt-80.pt", "ckpt-120.pt"})
+    fs::copy_file(root_ / "k" / f, copy / f);
+  fs::resize_file(copy / "ckpt-120.pt", fs::file_size(copy / "ckpt-120.pt") / 2);
+  std::ofstream((copy / "latest.pt.tmp").string()) << "partial";
+  const TrainResult resumed = resume(copy.string());
+  EXPECT_TRUE(resumed.completed);
+  EXPECT_EQ(resumed.positions, full.positions);
+  EXPECT_TRUE(same_parameters(at120, ValueNet::load((copy / "ckpt-120.pt").string())));
+  EXPECT_FALSE(fs::exists(copy / "latest.pt.tmp"));
+
+  // Nothing complete left: the error names every checkpoint and why it was refused.
+  const fs::path broken = root_ / "kbroken";
+  fs::create_directories(broken);
+  fs::copy_file(root_ / "k" / "config.yaml", broken / "config.yaml");
+  std::ofstream((broken / "ckpt-40.pt").string()) << "not a zip";
+  try {
+    resume(broken.string());
+    FAIL() << "resumed from a damaged checkpoint";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("no state.json and no complete checkpoint; ckpt-40.pt: checkpoint"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("not a readable TorchScript file"), std::string::npos) << msg;
+  }
+}
+
+TEST_F(TdTrainerTest, ResumePrunesCheckpointsAKillLeftBehind) {
+  // A finished run (keep_last 2) with a checkpoint that a kill during the final write left
+  // unrotated, and one newer than its state: resuming prunes both.
+  TrainConfig c = small_config("p", 120, 40);
+  c.train.keep_last = 2;
+  const TrainResult full = train(c);
+  ASSERT_TRUE(full.completed);
+  const fs::path dir = root_ / "p";
+  ASSERT_FALSE(fs::exists(dir / "ckpt-40.pt"));
+  fs::copy_file(dir / "ckpt-80.pt", dir / "ckpt-40.pt");
+  fs::copy_file(dir / "ckpt-80.pt", dir / "ckpt-160.pt");
+  const TrainResult again = resume(dir.string());
+  EXPECT_TRUE(again.completed);
+  EXPECT_EQ(RunDir::open(dir.string()).checkpoint_games(), (std::vector<int64_t>{80, 120}));
+}
+
 #ifdef NARDY_CLI
 TEST_F(TdTrainerTest, KilledAtAnArbitraryMomentTheResumedRunMatchesTheUninterruptedOne) {
   // The uninterrupted reference, in process.
