@@ -34,6 +34,8 @@ void add_rollout_command(CLI::App& app);
 void add_tournament_command(CLI::App& app);
 void add_engine_command(CLI::App& app);
 void add_serve_command(CLI::App& app);
+void add_match_command(CLI::App& app);
+void add_play_command(CLI::App& app);
 
 // Adds the repeated `--rule KEY=VALUE` option; the result is read with rules_from().
 void add_rule_option(CLI::App& cmd, std::vector<std::string>& assignments);
