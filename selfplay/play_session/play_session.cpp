@@ -1,5 +1,6 @@
 #include "selfplay/play_session/play_session.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -203,10 +204,23 @@ std::string PlaySession::hint() {
   o.rules = match_.rules();
   o.rollout_trials = options_.hint_trials;
   o.seed = options_.seed;
-  const Analysis a = analyze_moves(game.position(), *dice_, options_.agent, o);
+  Analysis a = analyze_moves(game.position(), *dice_, options_.agent, o);
   const OutcomeValues v = stakes().for_side(game.position().side_to_move());
   const bool net = a.moves.empty() || a.moves[0].ply >= 0;
-  std::string out = "hint (" + a.method + ", best first):\n";
+  auto mwc = [&](const MoveAnalysis& m) { return v.value(m.win, m.win_mars, m.lose_mars, m.draw); };
+  // A score-aware net agent ranks by match winning chance (among the deepest-valued moves, as
+  // NetAgent::choose does), so the hint shows its order and its choice.
+  const auto* agent = dynamic_cast<const NetAgent*>(agent_.get());
+  const bool by_mwc = agent && agent->options().match && agent->options().noise == 0;
+  if (by_mwc) {
+    std::stable_sort(a.moves.begin(), a.moves.end(),
+                     [&](const MoveAnalysis& x, const MoveAnalysis& y) {
+                       return x.ply != y.ply ? x.ply > y.ply : mwc(x) > mwc(y);
+                     });
+    for (size_t i = 0; i < a.moves.size(); ++i) a.moves[i].agent_choice = i == 0;
+  }
+  std::string out =
+      "hint (" + a.method + (by_mwc ? ", by match winning chance" : "") + ", best first):\n";
   for (size_t i = 0; i < a.moves.size() && i < 8; ++i) {
     const MoveAnalysis& m = a.moves[i];
     char buf[256];
@@ -216,7 +230,7 @@ std::string PlaySession::hint() {
                   net ? "" : (" ±" + std::to_string(m.equity_se).substr(0, 5)).c_str(), 100 * m.win,
                   100 * m.win_mars, 100 * m.lose_mars);
     out += buf;
-    out += "  match winning chance " + percent(v.value(m.win, m.win_mars, m.lose_mars, m.draw));
+    out += "  match winning chance " + percent(mwc(m));
     out += m.agent_choice ? "  <- bot's choice\n" : "\n";
   }
   if (a.moves.size() > 8) out += "  ... " + std::to_string(a.moves.size() - 8) + " more\n";

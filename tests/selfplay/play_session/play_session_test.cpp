@@ -11,6 +11,7 @@
 
 #include "core/notation.h"
 #include "core/record.h"
+#include "nn/value_net.h"
 #include "tests/support/temp_dir.h"
 
 namespace nardy {
@@ -165,6 +166,32 @@ TEST(PlaySession, HintRanksTheMovesWithMatchWinningChances) {
   EXPECT_TRUE(contains(h, "hint (rollouts")) << h;
   EXPECT_TRUE(contains(h, "match winning chance")) << h;
   EXPECT_TRUE(contains(h, "<- bot's choice")) << h;
+}
+
+// A score-aware net agent's hint is in its own order (match winning chance) and marks the move it
+// plays: the first one.
+TEST(PlaySession, NetHintRanksByMatchWinningChance) {
+  testing::TempDir dir;
+  const std::string net = dir.file("net.pt");
+  ValueNet::create(NetShape{}, 3).save(net, CheckpointInfo{});
+  PlaySessionOptions o;
+  o.agent = "net:" + net;
+  o.target = 3;
+  o.seed = 6;
+  PlaySession s(o);
+  s.start();
+  while (!s.finished() &&
+         legal_moves(s.match().current_game().position(), *s.dice(), Rules{}).size() < 3)
+    s.input("1");
+  ASSERT_FALSE(s.finished());
+  const std::string h = s.input("hint");
+  EXPECT_TRUE(contains(h, "by match winning chance, best first):\n")) << h;
+  const size_t first_line_end = h.find('\n', h.find('\n') + 1);
+  EXPECT_TRUE(contains(h.substr(0, first_line_end), "<- bot's choice")) << h;
+  o.agent += ":match=off";
+  PlaySession blind(o);
+  blind.start();
+  EXPECT_FALSE(contains(blind.input("hint"), "by match winning chance"));
 }
 
 TEST(PlaySession, BadOptionsCannotStart) {
