@@ -27,6 +27,7 @@ void bind_agents(
     pybind11::module_& m);  // bind_agents.cpp: Agent, make_agent, python_agent, play, analyze
 void bind_arena(pybind11::module_& m);  // bind_arena.cpp: arena, ArenaResult, tournament, rollout
 void bind_train(pybind11::module_& m);  // bind_train.cpp: train, resume, TrainProgress, TrainResult
+void bind_match(pybind11::module_& m);  // bind_match.cpp: match, MatchResult, match_winning_chance
 #endif
 
 }  // namespace nardy::py_bind
@@ -59,6 +60,7 @@ PYBIND11_MODULE(_nardy, m) {
   nardy::py_bind::bind_agents(m);
   nardy::py_bind::bind_arena(m);
   nardy::py_bind::bind_train(m);
+  nardy::py_bind::bind_match(m);
 #endif
   nardy::py_bind::require_self_not_none(m);
 }

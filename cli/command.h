@@ -35,6 +35,8 @@ void add_rollout_command(CLI::App& app);
 void add_tournament_command(CLI::App& app);
 void add_engine_command(CLI::App& app);
 void add_serve_command(CLI::App& app);
+void add_match_command(CLI::App& app);
+void add_play_command(CLI::App& app);
 
 // The ranks this process runs with: torchrun's environment (selfplay/distributed/world_env.h),
 // or a single process without it. Made on first use (the rendezvous with the other ranks);

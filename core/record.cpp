@@ -16,10 +16,10 @@ std::string write_record(const Game& game) {
   return s;
 }
 
-Game read_record(std::string_view text) {
+Game read_record(std::string_view text, int line_offset) {
   std::istringstream in{std::string(text)};
   std::string line;
-  int lineno = 0;
+  int lineno = line_offset;
   bool header = false, has_rules = false, ended = false;
   Rules rules;
   Position start = Position::start();

@@ -23,8 +23,9 @@
 namespace nardy {
 
 std::string write_record(const Game& game);
-// Replays one record. Throws Error naming the line number and the problem.
-Game read_record(std::string_view text);
+// Replays one record. Throws Error naming the line number and the problem; `line_offset` is
+// added to the line numbers (for a record inside a larger file, e.g. a match record).
+Game read_record(std::string_view text, int line_offset = 0);
 // Splits a file of concatenated records at each "nardy-record" header and replays them all.
 std::vector<Game> read_records(std::string_view text);
 

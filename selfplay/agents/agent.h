@@ -15,10 +15,12 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "core/error.h"
+#include "core/match_equity.h"
 #include "core/movegen.h"
 #include "core/random.h"
 #include "core/rules.h"
@@ -32,6 +34,11 @@ class Agent {
   virtual size_t choose(const Position& pos, Dice dice, const MoveList& moves, Rng& rng) = 0;
   // The spec string that recreates this agent.
   virtual std::string spec() const = 0;
+  // Before each game of a match (selfplay/evaluation/match_play.h, play sessions): what the
+  // game's outcomes are worth to each colour in match winning chance (core/match_equity.h);
+  // std::nullopt outside matches. Score-aware agents (net agents unless `match=off`) choose by
+  // them instead of points; the default ignores them.
+  virtual void set_game_stakes(const std::optional<GameStakes>& stakes) { (void)stakes; }
 };
 
 class RandomAgent final : public Agent {

@@ -68,6 +68,20 @@ SearchOptions net_search_options(const NetAgentOptions& o) {
   return s;
 }
 
+size_t choose_scored_by_values(const std::vector<ScoredMove>& scored, const OutcomeValues& values,
+                               double noise, Rng& rng) {
+  size_t best = scored[0].index;
+  double best_value = -1e300;
+  for (const auto& s : scored) {
+    if (s.ply != scored[0].ply) break;
+    const Evaluation& e = s.eval;
+    double v = values.value(e.win, e.win_mars, e.lose_mars, e.draw);
+    if (noise > 0) v += noise * gaussian(rng);
+    if (v > best_value) best_value = v, best = s.index;
+  }
+  return best;
+}
+
 size_t choose_scored(const std::vector<ScoredMove>& scored, double noise, Rng& rng) {
   if (noise <= 0) return scored[0].index;
   // Noise among the candidates valued at the deepest ply (the others were filtered out).
@@ -102,6 +116,9 @@ size_t NetAgent::choose(const Position& pos, Dice, const MoveList& moves, Rng& r
   if (moves.size() == 1) return 0;
   search_.cache().new_generation();
   search_.score_moves(pos, moves, options_.ply, scored_);
+  if (const auto& stakes = active_stakes())
+    return choose_scored_by_values(scored_, stakes->for_side(pos.side_to_move()), options_.noise,
+                                   rng);
   return choose_scored(scored_, options_.noise, rng);
 }
 
@@ -145,6 +162,7 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
   out.path = std::string(parts[0]);
   for (size_t i = 1; i < parts.size(); ++i) {
     std::string_view opt = parts[i];
+    if (opt == "match") opt = "match=on";
     const size_t eq = opt.find('=');
     const std::string key(opt.substr(0, eq));
     if (eq == std::string_view::npos)
@@ -165,9 +183,14 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
       out.options.cache_bits = parse_number<int>(value, spec, key);
     } else if (key == "backend") {
       out.options.backend = std::string(value);
+    } else if (key == "match") {
+      if (value != "on" && value != "off")
+        throw Error("agent '" + spec + "': option match='" + std::string(value) +
+                    "' must be on or off");
+      out.options.match = value == "on";
     } else {
       throw Error("agent '" + spec + "': unknown option '" + key +
-                  "' (expected ply, noise, filter, cache or backend)");
+                  "' (expected ply, noise, filter, cache, backend or match)");
     }
   }
   check_options(out.options, spec);

@@ -16,6 +16,13 @@
 //   cache=B          2^B evaluation-cache slots (0..28, default 16; 0 disables).
 //   backend=NAME     auto (default: the fast float kernels when the net's shape is supported,
 //                    else LibTorch), fast, or libtorch.
+//   match=on|off     score-aware play in matches (default on; `match` alone means on). When the
+//                    agent is given the stakes of a match game (Agent::set_game_stakes, done by
+//                    matches and play sessions), it chooses among the candidates valued at its
+//                    deepest ply the one with the best match winning chance, Σ P(outcome) ·
+//                    MWC(score after it) (core/match_equity.h), instead of the best equity.
+//                    Replies inside a ply >= 1 search are still chosen by equity. Noise, if any,
+//                    is then added in MWC units. `match=off` plays for points (score-blind).
 // Errors name the spec and the problem: a missing path or file, an unknown option, a bad
 // number or a value out of range.
 //
@@ -46,6 +53,7 @@ struct NetAgentOptions {
   // ---- Extensions ----
   int cache_bits = EvalCache::kDefaultBits;
   std::string backend = "auto";  // auto | fast | libtorch
+  bool match = true;             // score-aware when given match stakes
 };
 
 // The Evaluator (selfplay/search/search.h) of a value network: encodes positions with the net's
@@ -75,6 +83,12 @@ class NetAgent final : public Agent {
 
   size_t choose(const Position& pos, Dice dice, const MoveList& moves, Rng& rng) override;
   std::string spec() const override { return spec_; }
+  void set_game_stakes(const std::optional<GameStakes>& stakes) override { stakes_ = stakes; }
+  // The stakes it chooses by: those given, if options().match, else none.
+  const std::optional<GameStakes>& active_stakes() const {
+    static const std::optional<GameStakes> none;
+    return options_.match ? stakes_ : none;
+  }
 
   // Scores every result of one roll from `pos` at the agent's ply (mover's view), best first
   // (selfplay/search/search.h Search::score_moves); noise is not applied.
@@ -92,6 +106,7 @@ class NetAgent final : public Agent {
   NetEvaluator evaluator_;
   Search search_;
   std::vector<ScoredMove> scored_;
+  std::optional<GameStakes> stakes_;
 };
 
 // The search options (move filter, cache) of a NetAgent with `options`.
@@ -101,6 +116,11 @@ SearchOptions net_search_options(const NetAgentOptions& options);
 // best first, non-empty): the best; with noise > 0, among the candidates valued at the
 // deepest ply, the best after adding noise·N(0, 1) drawn from `rng` to each one's equity.
 size_t choose_scored(const std::vector<ScoredMove>& scored, double noise, Rng& rng);
+// The same choice by `values` (the mover's OutcomeValues of a match game) instead of equity:
+// among the candidates valued at the deepest ply, the best value (plus noise·N(0, 1)); ties go
+// to the earlier candidate.
+size_t choose_scored_by_values(const std::vector<ScoredMove>& scored, const OutcomeValues& values,
+                               double noise, Rng& rng);
 
 // A greedy or searching agent on `net` (shared, not copied: keep it alive and unchanged while
 // the agent plays, or pass a clone()). Throws Error on options out of range.

@@ -36,6 +36,9 @@ class StoppableAgent final : public Agent {
   StoppableAgent(std::unique_ptr<Agent> inner, ShouldStop should_stop);
   size_t choose(const Position& pos, Dice dice, const MoveList& moves, Rng& rng) override;
   std::string spec() const override { return inner_->spec(); }
+  void set_game_stakes(const std::optional<GameStakes>& stakes) override {
+    inner_->set_game_stakes(stakes);
+  }
   Agent& inner() { return *inner_; }
 
  private:

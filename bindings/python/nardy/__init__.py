@@ -19,6 +19,7 @@ Networks, agents, matches and training (torch-free until you import nardy.torch_
     net = nardy.load_checkpoint("runs/default/best.pt") # net.evaluate(positions) -> [N, 5]
     games = nardy.play("net:runs/default/best.pt", "heuristic", games=10, seed=1)
     result = nardy.arena("net:runs/default/best.pt:ply=1", "heuristic", games=1000, threads=2)
+    m = nardy.match("net:runs/default/best.pt", "net:runs/default/best.pt:match=off", to=5, matches=1000)
     nardy.analyze(pos, 6, 5, agent=net, ply=2); nardy.rollout(pos, trials=1296, agent=net)
     run = nardy.train({"train": {"games": 20000}}, callback=print)
     nardy.save_board(pos, "pos.png", arrows="24/13")     # Jupyter draws Position/MoveResult/Game itself

@@ -1,0 +1,109 @@
+// `nardy play [--agent SPEC] [--to N] [--colour white|black] [--dice random|manual] [--resume
+// FILE]`: a game or match against an agent in the terminal. The session logic is the library's
+// (selfplay/play_session/play_session.h); this file reads lines, prints and colours the board.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/command.h"
+#include "core/error.h"
+#include "selfplay/play_session/play_session.h"
+
+namespace nardy::cli {
+
+namespace {
+
+// Colour when stdout is a terminal that supports it (and NO_COLOR is unset).
+bool use_colour() {
+  const char* term = std::getenv("TERM");
+  return isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr && term != nullptr &&
+         std::string(term) != "dumb";
+}
+
+// White's checkers (W..) bold white on the board, Black's (B..) bold red.
+std::string colour_board(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const bool token = (c == 'W' || c == 'B') && i + 1 < text.size() &&
+                       std::isdigit(static_cast<unsigned char>(text[i + 1])) &&
+                       (i == 0 || text[i - 1] == ' ');
+    if (!token) {
+      out += c;
+      continue;
+    }
+    size_t j = i + 1;
+    while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+    out += c == 'W' ? "\x1b[1;97m" : "\x1b[1;31m";
+    out += text.substr(i, j - i) + "\x1b[0m";
+    i = j - 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+void add_play_command(CLI::App& app) {
+  struct Args {
+    std::string agent = "heuristic", colour = "white", dice = "random", resume;
+    int target = 1;
+    uint64_t seed = 0;
+    bool seed_given = false;
+    std::vector<std::string> rules;
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand(
+      "play",
+      "Play a game or a match against an agent in the terminal. Enter moves in the documented\n"
+      "notation (any equivalent way of writing them); commands: legal, hint, undo, save FILE,\n"
+      "board, help, quit. End of input ends the session.");
+  cmd->add_option("--agent", args->agent, "The opponent's spec")->capture_default_str();
+  cmd->add_option("--to", args->target, "Points to win the match (1: one game)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, kMaxMatchTarget));
+  cmd->add_option("--colour,--color", args->colour, "Your colour in the first game")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"white", "black"}));
+  cmd->add_option("--dice", args->dice, "random: the program rolls; manual: you enter every roll")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"random", "manual"}));
+  cmd->add_option("--seed", args->seed, "Seed of the dice and the agent (default: from the clock)");
+  cmd->add_option("--resume", args->resume, "Continue a saved match or game record");
+  add_rule_option(*cmd, args->rules);
+  cmd->callback([args, cmd] {
+    PlaySessionOptions o;
+    o.agent = args->agent;
+    o.target = args->target;
+    o.human_colour = args->colour == "white" ? Side::White : Side::Black;
+    o.manual_dice = args->dice == "manual";
+    o.seed = cmd->count("--seed") ? args->seed : static_cast<uint64_t>(time(nullptr));
+    o.rules = rules_from(args->rules);
+    if (!args->resume.empty()) {
+      std::ifstream f(args->resume);
+      if (!f) throw Error("play: cannot read record file '" + args->resume + "'");
+      std::stringstream ss;
+      ss << f.rdbuf();
+      o.resume_record = ss.str();
+    }
+    PlaySession session(o);
+    const bool colour = use_colour();
+    auto show = [&](const std::string& text) {
+      std::cout << (colour ? colour_board(text) : text) << std::flush;
+    };
+    show(session.start());
+    std::string line;
+    while (!session.finished()) {
+      std::cout << session.prompt() << std::flush;
+      if (!std::getline(std::cin, line)) {
+        std::cout << "\nend of input: leaving the game\n";
+        break;
+      }
+      show(session.input(line));
+    }
+  });
+}
+
+}  // namespace nardy::cli

@@ -1,0 +1,138 @@
+"""nardy.match() and match_winning_chance() (bindings/bind_match.cpp), and `nardy play` driven
+end to end through a pipe and through a pseudo-terminal (cli/play.cpp)."""
+
+import json
+import os
+import pty
+import select
+import subprocess
+import time
+
+import pytest
+
+import nardy
+from nardy import NardyError
+
+
+def test_match_equals_cli_match_json(nardy_cli, tmp_path, checkpoint):
+    out = tmp_path / "match.json"
+    spec = f"net:{checkpoint}"
+    nardy_cli("match", spec, "heuristic", "--to", 3, "--matches", 6, "--seed", 5, "--threads", 2,
+              "--json", out)
+    r = nardy.match(spec, "heuristic", to=3, matches=6, seed=5, threads=1)
+    assert r.to_dict() == json.loads(out.read_text())
+    assert r.matches == 6 and r.pairs == 3 and r.target == 3
+    assert r.a_wins + r.b_wins == 6
+    assert sum(r.match_games) == r.games and r.mean_games_per_match == r.games / 6
+
+
+def test_match_statistics_and_errors():
+    r = nardy.match("heuristic", "random", to=2, matches=10, seed=3)
+    assert r.a_win_rate == r.a_wins / 10 and r.a_win_rate > 0.7
+    assert r.ci95_low <= r.a_win_rate <= r.ci95_high
+    assert "A match win rate" in str(r) and repr(r).startswith("MatchResult('heuristic'")
+    with pytest.raises(NardyError, match="--to must be 1..99"):
+        nardy.match("heuristic", "random", to=0)
+    with pytest.raises(NardyError, match="unknown agent"):
+        nardy.match("nonsense", "random")
+
+
+def test_match_winning_chance():
+    even = nardy.match_winning_chance(3, 0, 0, white=0)
+    assert 0.4 < even < 0.6
+    # Leading 2-0 in a match to 3 is better than 0-0; both sides' chances add up to one.
+    assert nardy.match_winning_chance(3, 2, 0) > even
+    assert abs(nardy.match_winning_chance(5, 3, 1, 1) + nardy.match_winning_chance(5, 1, 3, 0) - 1) < 0.05
+    assert nardy.match_winning_chance(3, 3, 1) == 1.0
+    assert 0 < nardy.match_winning_chance(2, 1.5, 1.5, rules={"last_roll_draw": True}) < 1
+    with pytest.raises(NardyError, match="score0 must be a whole or half number"):
+        nardy.match_winning_chance(3, 0.3, 0)
+
+
+def play_cli(build_dir):
+    exe = build_dir / "nardy"
+    if not exe.exists():
+        pytest.skip(f"the nardy CLI is not built at {exe}")
+    return str(exe)
+
+
+def test_play_through_a_pipe_to_the_end_of_a_match(build_dir, tmp_path):
+    """Scripted input: bad lines, commands, then the first legal move every time."""
+    exe = play_cli(build_dir)
+    saved = tmp_path / "m.txt"
+    script = ["nonsense", "24/1", "legal", "hint", "undo", f"save {saved}"] + ["1"] * 3000
+    proc = subprocess.run([exe, "play", "--agent", "heuristic", "--to", "2", "--seed", "3"],
+                          input="\n".join(script) + "\n", capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "you vs heuristic, match to 2 point(s)" in out
+    assert "error: " in out and "  1. " in out and "hint (" in out
+    assert "nothing to undo" in out
+    assert "\x1b[" not in out  # no colour through a pipe
+    assert "wins the match" in out or "You win the match" in out
+    assert "pips" in out  # the board is drawn
+    # The saved record (before any move) resumes, and the session then plays to its end.
+    assert saved.read_text().startswith("nardy-match 1\ntarget 2\n")
+    proc = subprocess.run([exe, "play", "--resume", str(saved), "--seed", "4"],
+                          input="1\n" * 3000, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "wins the match" in proc.stdout or "You win the match" in proc.stdout
+
+
+def test_play_end_of_input_ends_cleanly(build_dir):
+    exe = play_cli(build_dir)
+    proc = subprocess.run([exe, "play", "--seed", "1"], input="legal\n", capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0
+    assert proc.stdout.rstrip().endswith("end of input: leaving the game")
+
+
+def test_play_bad_options_exit_2(build_dir, tmp_path):
+    exe = play_cli(build_dir)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("nardy-match 1\ntarget 0\n")
+    for args, message in [(["--resume", str(bad)], "match target 0"),
+                          (["--agent", "nonsense"], "nonsense"),
+                          (["--resume", str(tmp_path / "missing")], "cannot read record file")]:
+        proc = subprocess.run([exe, "play", *args], input="", capture_output=True, text=True,
+                              timeout=60)
+        assert proc.returncode == 2, args
+        assert message in proc.stderr
+
+
+def test_play_in_a_pseudo_terminal_with_colour(build_dir):
+    """A terminal session: the board is coloured, prompts are answered as they appear."""
+    exe = play_cli(build_dir)
+    pid, fd = pty.fork()
+    if pid == 0:  # child: the game on the pseudo-terminal
+        os.environ["TERM"] = "xterm-256color"
+        os.environ.pop("NO_COLOR", None)
+        os.execv(exe, [exe, "play", "--agent", "heuristic", "--seed", "9", "--colour", "black"])
+    out = b""
+    deadline = time.time() + 120
+    answered = 0
+    try:
+        while time.time() < deadline:
+            ready, _, _ = select.select([fd], [], [], 5)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break  # the child closed the terminal
+            if not chunk:
+                break
+            out += chunk
+            if out.rstrip().endswith(b">"):
+                os.write(fd, b"1\n")
+                answered += 1
+                out += b"\n"  # so the same prompt is not answered twice
+    finally:
+        _, status = os.waitpid(pid, 0)
+    text = out.decode(errors="replace")
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, text[-2000:]
+    assert "\x1b[1;31m" in text and "\x1b[1;97m" in text  # both colours drawn
+    assert "you play Black" in text
+    assert "wins the match" in text or "You win the match" in text
+    assert answered > 5
