@@ -54,10 +54,13 @@ inline Dice roll_dice(Rng& rng) {
   return Dice{static_cast<uint8_t>(1 + rng.below(6)), static_cast<uint8_t>(1 + rng.below(6))};
 }
 
-// The first roll of a game (docs/rules.md Start): under `no_doubles` two different numbers, as
-// thrown one die each by the two players; under `any_roll` a fresh roll.
-inline Dice roll_opening(Rng& rng, const Rules& rules) {
-  if (rules.opening == Opening::AnyRoll) return roll_dice(rng);
+// The dice of a turn: the one place that decides between a game's first roll and the others.
+// `opening_turn` is true for the first turn of a game played from the start position (see
+// Game::is_opening_turn and opening_excludes_doubles in core/game.h). That roll follows the
+// `opening` rule (docs/rules.md Start): under `no_doubles` two different numbers, as thrown one
+// die each by the two players; under `any_roll` a fresh roll. Every other roll is roll_dice().
+inline Dice roll_turn(Rng& rng, const Rules& rules, bool opening_turn) {
+  if (!opening_turn || rules.opening == Opening::AnyRoll) return roll_dice(rng);
   uint8_t a = static_cast<uint8_t>(1 + rng.below(6));
   uint8_t b = static_cast<uint8_t>(1 + rng.below(5));
   if (b >= a) ++b;

@@ -152,14 +152,13 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
           if (tr.turns >= options.max_turns)
             throw Error("rollout: a trial exceeded " + std::to_string(options.max_turns) +
                         " turns");
-          const bool opening = tr.turns == 0 && opening_no_doubles;
           Dice d;
           if (options.stratify && tr.turns == 0)
             d = stratified_first_roll(t, opening_no_doubles);
           else if (options.stratify && tr.turns == 1)
             d = stratified_second_roll(t, opening_no_doubles);
           else
-            d = opening ? roll_opening(dice_rng, options.rules) : roll_dice(dice_rng);
+            d = roll_turn(dice_rng, options.rules, tr.turns == 0 && opening_no_doubles);
           generate_moves(p, d, options.rules, moves);
           if (search && (options.luck_turns <= 0 || tr.turns < options.luck_turns)) {
             search->cache().new_generation();  // values from this turn only: thread-independent
