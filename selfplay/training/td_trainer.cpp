@@ -26,13 +26,6 @@ double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-uint64_t mix64(uint64_t z) {
-  z += 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 constexpr uint64_t kEvalSalt = 0x3C6EF372FE94F82Bull;
 
 json finite_or_null(double x) {
@@ -203,7 +196,7 @@ std::vector<EvalEntry> Trainer::evaluate(int64_t games_per_opponent) {
     ArenaOptions options;
     options.games = games_per_opponent;
     options.threads = config_.eval_threads();
-    options.seed = mix64(config_.run.seed ^ kEvalSalt) + i;
+    options.seed = mix_seed(config_.run.seed ^ kEvalSalt) + i;
     options.rules = rules;
     const std::string name = "net:" + dir_.path() + "@" + std::to_string(state_.games_done);
     AgentMaker net_maker = [&snapshot, rules, name] {
@@ -369,7 +362,7 @@ void check_resume_override(const TrainConfig& before, const TrainConfig& after,
 }  // namespace
 
 Rng game_rng(uint64_t seed, int64_t game) {
-  return Rng(mix64(seed) ^ mix64(static_cast<uint64_t>(game) + 0x5851F42D4C957F2Dull));
+  return Rng(mix_seed(seed) ^ mix_seed(static_cast<uint64_t>(game) + 0x5851F42D4C957F2Dull));
 }
 
 std::string eval_json(const std::vector<EvalEntry>& eval) {

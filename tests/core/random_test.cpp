@@ -1,4 +1,5 @@
-// core/random.h: roll_turn, the one source of a turn's dice.
+// core/random.h: the seed mixer against published splitmix64 values, and roll_turn, the one
+// source of a turn's dice.
 #include "core/random.h"
 
 #include <gtest/gtest.h>
@@ -7,6 +8,22 @@
 
 namespace nardy {
 namespace {
+
+TEST(Splitmix64, MatchesTheReferenceSequenceFromStateZero) {
+  // The first outputs of Vigna's splitmix64.c seeded with 0.
+  uint64_t state = 0;
+  EXPECT_EQ(splitmix64(state), 0xE220A8397B1DCDAFull);
+  EXPECT_EQ(splitmix64(state), 0x6E789E6AA1B965F4ull);
+  EXPECT_EQ(splitmix64(state), 0x06C45D188009454Full);
+  EXPECT_EQ(mix_seed(0), 0xE220A8397B1DCDAFull);
+}
+
+TEST(Rng, IsSeededFromFourSplitmixOutputs) {
+  // xoshiro256**'s first output is rotl(s1 * 5, 7) * 9, s1 the second splitmix64 output.
+  uint64_t s1 = 0x6E789E6AA1B965F4ull * 5;
+  s1 = (s1 << 7) | (s1 >> 57);
+  EXPECT_EQ(Rng(0).next(), s1 * 9);
+}
 
 TEST(RollTurn, LaterTurnsAreFreshRollsBitForBit) {
   Rng a(5), b(5);
