@@ -3,12 +3,11 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
-#include <exception>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "core/error.h"
+#include "core/parallel_for.h"
 #include "selfplay/agents/play.h"
 #include "selfplay/evaluation/stats.h"
 #include "selfplay/search/agent_kinds.h"
@@ -138,7 +137,6 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b,
       throw Error("arena: SPRT alpha and beta must lie in (0, 0.5)");
   }
   const int64_t pairs = (options.games + 1) / 2;
-  const int threads = static_cast<int>(std::min<int64_t>(options.threads, pairs));
 
   struct Slot {
     PairPlay play;
@@ -150,7 +148,6 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b,
   std::atomic<int64_t> stop_at{pairs};  // pairs at and beyond this index are not needed
   std::atomic<int64_t> games_done{0};
   std::atomic<bool> stopped{false};
-  std::exception_ptr error;
   std::string a_spec, b_spec;
   // In-order SPRT state (guarded by `mutex`).
   int64_t prefix = 0;
@@ -166,59 +163,48 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b,
     return stopped.load();
   };
 
-  auto worker = [&](int thread_index) {
-    try {
-      std::unique_ptr<Agent> a = player_a();
-      std::unique_ptr<Agent> b = player_b();
-      if (!a || !b) throw Error("arena: an agent factory returned no agent");
-      if (thread_index == 0) {
-        std::lock_guard lock(mutex);
-        a_spec = a->spec();
-        b_spec = b->spec();
-      }
-      for (;;) {
-        if (stop_requested()) break;
-        const int64_t i = next.fetch_add(1);
-        if (i >= stop_at.load()) break;
-        PairPlay play;
-        try {
-          play = play_pair(*a, *b, options.rules, options.seed, i);
-        } catch (const Stopped&) {
-          stopped.store(true);  // pair i is abandoned
-          break;
-        }
-        {
-          std::lock_guard lock(mutex);
-          slots[static_cast<size_t>(i)] = Slot{play, true};
-          if (options.sprt) {
-            while (prefix < stop_at.load() && slots[static_cast<size_t>(prefix)].done) {
-              const PairPlay& p = slots[static_cast<size_t>(prefix)].play;
-              const double x = pair_score(p.a_points[0], p.a_points[1]);
-              sum += x;
-              sum_sq += x * x;
-              ++prefix;
-              if (prefix < options.sprt->min_pairs) continue;
-              const double llr =
-                  sprt_llr(prefix, sum, sum_sq, options.sprt->elo0, options.sprt->elo1);
-              if (llr >= bounds.upper || llr <= bounds.lower) stop_at.store(prefix);
-            }
-          }
-        }
-        const int64_t done = games_done.fetch_add(2) + 2;
-        if (options.progress) options.progress(done);
-      }
-    } catch (...) {
-      std::lock_guard lock(mutex);
-      if (!error) error = std::current_exception();
-      stop_at.store(0);
-    }
+  struct Players {
+    std::unique_ptr<Agent> a, b;
   };
-
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (auto& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
+  auto make_players = [&](int thread_index) {
+    Players p{player_a(), player_b()};
+    if (!p.a || !p.b) throw Error("arena: an agent factory returned no agent");
+    if (thread_index == 0) {
+      a_spec = p.a->spec();  // read only after parallel_for returns
+      b_spec = p.b->spec();
+    }
+    return p;
+  };
+  auto play_one_pair = [&](Players& players, int64_t i) {
+    if (stop_requested() || i >= stop_at.load()) return false;
+    PairPlay play;
+    try {
+      play = play_pair(*players.a, *players.b, options.rules, options.seed, i);
+    } catch (const Stopped&) {
+      stopped.store(true);  // pair i is abandoned
+      return false;
+    }
+    {
+      std::lock_guard lock(mutex);
+      slots[static_cast<size_t>(i)] = Slot{play, true};
+      if (options.sprt) {
+        while (prefix < stop_at.load() && slots[static_cast<size_t>(prefix)].done) {
+          const PairPlay& p = slots[static_cast<size_t>(prefix)].play;
+          const double x = pair_score(p.a_points[0], p.a_points[1]);
+          sum += x;
+          sum_sq += x * x;
+          ++prefix;
+          if (prefix < options.sprt->min_pairs) continue;
+          const double llr = sprt_llr(prefix, sum, sum_sq, options.sprt->elo0, options.sprt->elo1);
+          if (llr >= bounds.upper || llr <= bounds.lower) stop_at.store(prefix);
+        }
+      }
+    }
+    const int64_t done = games_done.fetch_add(2) + 2;
+    if (options.progress) options.progress(done);
+    return true;
+  };
+  parallel_for(pairs, options.threads, make_players, play_one_pair);
 
   // The finished pairs from pair 0 on: all that were needed, unless a stop left a gap.
   const int64_t needed = stop_at.load();
