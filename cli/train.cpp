@@ -30,9 +30,14 @@ struct TrainArgs {
   std::string config;
   std::vector<std::string> overrides;
   std::string resume;
+  bool keys = false;
 };
 
 void run_train(const TrainArgs& a) {
+  if (a.keys) {  // the table configs/README.md shows
+    std::fputs(config_keys_markdown().c_str(), stdout);
+    return;
+  }
   if (a.config.empty() == a.resume.empty())
     throw Error("train: give exactly one of --config FILE (a new run) or --resume RUN_DIR");
   TrainConfig config;
@@ -117,6 +122,8 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--resume", a->resume,
                   "Continue the run in this directory from its latest checkpoint")
       ->type_name("RUN_DIR");
+  cmd->add_flag("--keys", a->keys,
+                "Print every config key with its type, default and range (a Markdown table)");
   cmd->callback([a] { run_train(*a); });
 }
 
