@@ -23,7 +23,7 @@ void add_bench_search_command(CLI::App& bench) {
   cmd->add_option("--positions", a->positions, "Positions to time")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
-  cmd->add_option("--seed", a->seed, "Seed of the positions")->capture_default_str();
+  add_seed_option(*cmd, a->seed, "Seed of the positions");
   add_rule_option(*cmd, a->rules);
   cmd->callback([a] {
     const SearchBenchResult r = bench_search(a->agent, a->positions, a->seed, rules_from(a->rules));
