@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <mutex>
 #include <nlohmann/json.hpp>
 
@@ -237,7 +238,7 @@ ArenaResult run_arena(const std::string& spec_a, const std::string& spec_b,
                    [spec_b, rules] { return make_agent(spec_b, rules); }, options);
 }
 
-std::string ArenaResult::to_json() const {
+std::string ArenaResult::to_json(bool per_game) const {
   nlohmann::json j;
   j["a_spec"] = a_spec;
   j["b_spec"] = b_spec;
@@ -267,9 +268,63 @@ std::string ArenaResult::to_json() const {
                  {"upper", sprt_upper}, {"verdict", sprt_verdict}};
   }
   j["stopped"] = stopped;
-  j["pair_points"] = pair_points;
-  j["game_points"] = game_points;
+  if (per_game) {
+    j["pair_points"] = pair_points;
+    j["game_points"] = game_points;
+  }
   return j.dump(2);
+}
+
+ArenaResult ArenaResult::from_json(std::string_view text, const std::string& source) {
+  ArenaResult r;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    if (!j.is_object()) throw Error(source + ": a match result must be a JSON object");
+    // A CI end: a number, or null for an infinite one (-inf low, +inf high).
+    auto end = [&](const char* key, double if_null) {
+      return j.contains(key) && j[key].is_number() ? j[key].get<double>() : if_null;
+    };
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    r.a_spec = j.value("a_spec", "");
+    r.b_spec = j.value("b_spec", "");
+    r.games = j.value("games", int64_t{0});
+    r.pairs = j.value("pairs", int64_t{0});
+    r.a_wins = j.value("a_wins", int64_t{0});
+    r.a_oin = j.value("a_oin", int64_t{0});
+    r.a_mars = j.value("a_mars", int64_t{0});
+    r.b_wins = j.value("b_wins", int64_t{0});
+    r.b_oin = j.value("b_oin", int64_t{0});
+    r.b_mars = j.value("b_mars", int64_t{0});
+    r.draws = j.value("draws", int64_t{0});
+    r.a_points = j.value("a_points", 0.0);
+    r.a_points_per_game = j.value("a_points_per_game", 0.0);
+    r.ci95_low = end("ci95_low", -inf);
+    r.ci95_high = end("ci95_high", inf);
+    r.a_win_rate = j.value("a_win_rate", 0.0);
+    r.elo = j.value("elo", 0.0);
+    r.elo_ci95_low = end("elo_ci95_low", -inf);
+    r.elo_ci95_high = end("elo_ci95_high", inf);
+    r.turns = j.value("turns", int64_t{0});
+    r.stopped = j.value("stopped", false);
+    if (j.contains("sprt")) {
+      const nlohmann::json& t = j["sprt"];
+      SprtOptions o;
+      o.elo0 = t.value("elo0", o.elo0);
+      o.elo1 = t.value("elo1", o.elo1);
+      o.alpha = t.value("alpha", o.alpha);
+      o.beta = t.value("beta", o.beta);
+      r.sprt = o;
+      r.sprt_llr = t.value("llr", 0.0);
+      r.sprt_lower = t.value("lower", 0.0);
+      r.sprt_upper = t.value("upper", 0.0);
+      r.sprt_verdict = t.value("verdict", "");
+    }
+    if (j.contains("pair_points")) r.pair_points = j["pair_points"].get<std::vector<int>>();
+    if (j.contains("game_points")) r.game_points = j["game_points"].get<std::vector<int>>();
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(source + ": not a match result (" + e.what() + ")");
+  }
+  return r;
 }
 
 std::string ArenaResult::to_text() const {
