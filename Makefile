@@ -6,7 +6,7 @@ JOBS  ?= $(shell nproc)
 CONFIG ?= configs/default.yaml
 
 # Debian packages the build, the tests and the notebooks need.
-DEB_PACKAGES := build-essential cmake ninja-build pkg-config \
+DEB_PACKAGES := build-essential cmake ninja-build pkg-config clang-format \
   libgtest-dev libgmock-dev libbenchmark-dev \
   libtorch-dev libopenblas0-pthread pybind11-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev \
   python3-dev python3-torch python3-numpy python3-matplotlib python3-pytest python3-yaml \
@@ -18,7 +18,8 @@ DEB_PACKAGES := build-essential cmake ninja-build pkg-config \
 # browser download).
 BROWSER_TEST := tests/browser
 
-.PHONY: all deps build test test-cpp test-python test-notebooks test-browser train bench clean
+.PHONY: all deps build test test-cpp test-python test-notebooks test-browser train bench clean \
+  format format-check
 
 all: build
 
@@ -43,7 +44,7 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
-test: build test-cpp test-python test-notebooks test-browser
+test: build format-check test-cpp test-python test-notebooks test-browser
 
 test-cpp:
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -72,3 +73,26 @@ bench: build
 
 clean:
 	rm -rf $(BUILD)
+
+# C++ style (.clang-format). The files: FILES="a.cpp b.h" if given, else the C++ files changed
+# since the merge base with `main` plus untracked ones; on `main` itself, or where no `main`
+# branch exists (a fresh CI clone), those changed by the last commit; nothing in a one-commit
+# shallow clone. `make format` rewrites them, `make format-check` (part of `make test`) fails
+# on any that clang-format would change.
+FORMAT_FILES = $(if $(FILES),$(FILES),$(shell \
+  base=$$(git merge-base HEAD main 2>/dev/null); \
+  if [ -z "$$base" ] || [ "$$base" = "$$(git rev-parse HEAD)" ]; then \
+    base=$$(git rev-parse -q --verify HEAD~1 2>/dev/null); fi; \
+  if [ -n "$$base" ]; then \
+    { git diff --name-only --diff-filter=d $$base -- '*.cpp' '*.h'; \
+      git ls-files --others --exclude-standard -- '*.cpp' '*.h'; } | sort -u; fi))
+
+format:
+	@if [ -n "$(strip $(FORMAT_FILES))" ]; then clang-format -i $(FORMAT_FILES) && \
+	  echo "formatted: $(FORMAT_FILES)"; else echo "format: no changed C++ files"; fi
+
+format-check:
+	@if [ -n "$(strip $(FORMAT_FILES))" ]; then \
+	  clang-format --dry-run -Werror $(FORMAT_FILES) && \
+	  echo "format-check: $(words $(FORMAT_FILES)) changed C++ files follow .clang-format"; \
+	else echo "format-check: no changed C++ files"; fi
