@@ -78,7 +78,7 @@ clean:
 # since the merge base with `main` plus untracked ones; on `main` itself, or where no `main`
 # branch exists (a fresh CI clone), those changed by the last commit; nothing in a one-commit
 # shallow clone. `make format` rewrites them, `make format-check` (part of `make test`) fails
-# on any that clang-format would change.
+# on any that clang-format would change or that has a line over 100 columns.
 FORMAT_FILES = $(if $(FILES),$(FILES),$(shell \
   base=$$(git merge-base HEAD main 2>/dev/null); \
   if [ -z "$$base" ] || [ "$$base" = "$$(git rev-parse HEAD)" ]; then \
@@ -93,6 +93,9 @@ format:
 
 format-check:
 	@if [ -n "$(strip $(FORMAT_FILES))" ]; then \
-	  clang-format --dry-run -Werror $(FORMAT_FILES) && \
+	  clang-format --dry-run -Werror $(FORMAT_FILES) || exit 1; \
+	  long=$$(LC_ALL=C.UTF-8 grep -nHP '^.{101,}$$' $(FORMAT_FILES)); \
+	  if [ -n "$$long" ]; then echo "$$long"; \
+	    echo "format-check: lines over 100 columns (comments are not reflowed)"; exit 1; fi; \
 	  echo "format-check: $(words $(FORMAT_FILES)) changed C++ files follow .clang-format"; \
 	else echo "format-check: no changed C++ files"; fi

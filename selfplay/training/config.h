@@ -9,9 +9,10 @@
 // range). config_keys() lists them; configs/README.md ("Keys") is generated from that list, and
 // tests keep it and the "(default X)" comments of configs/*.yaml equal to it.
 //
-// Evaluations always play mirrored pairs (both colours on the same dice, selfplay/evaluation/arena.h).
-// Errors name the source (file, or the --set assignment and its file), the key path and the
-// expectation, e.g. "config 'a.yaml': td.lambda: expected a number in [0, 1], got '1.5'".
+// Evaluations always play mirrored pairs (both colours on the same dice,
+// selfplay/evaluation/arena.h). Errors name the source (file, or the --set assignment and its
+// file), the key path and the expectation, e.g. "config 'a.yaml': td.lambda: expected a number
+// in [0, 1], got '1.5'".
 #pragma once
 
 #include <cstdint>
