@@ -18,8 +18,8 @@ DEB_PACKAGES := build-essential cmake ninja-build pkg-config clang-format \
 # browser download).
 BROWSER_TEST := tests/browser
 
-.PHONY: all deps build test test-cpp test-python test-notebooks test-browser train bench clean \
-  format format-check
+.PHONY: all deps build test test-cpp test-python test-notebooks test-browser test-notorch train \
+  bench clean format format-check
 
 all: build
 
@@ -44,13 +44,24 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
-test: build format-check test-cpp test-python test-notebooks test-browser
+test: build format-check test-cpp test-python test-notebooks test-browser test-notorch
 
 test-cpp:
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-python:
 	PYTHONPATH=$(BUILD)/python $(PY) -m pytest -q tests/python
+
+# The torch-free subset (-DNARDY_WITH_TORCH=OFF): core, the agents, the light `nardy` tool and
+# their tests, in a build directory of its own.
+NOTORCH_BUILD := build-notorch
+$(NOTORCH_BUILD)/build.ninja:
+	cmake -S . -B $(NOTORCH_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DNARDY_WITH_TORCH=OFF -DNARDY_BUILD_PYTHON=OFF
+
+test-notorch: $(NOTORCH_BUILD)/build.ninja
+	cmake --build $(NOTORCH_BUILD) -j $(JOBS)
+	cd $(NOTORCH_BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-notebooks:
 	@if ls notebooks/*.ipynb >/dev/null 2>&1; then \
@@ -72,7 +83,7 @@ bench: build
 	$(BUILD)/nardy bench movegen
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(NOTORCH_BUILD)
 
 # C++ style (.clang-format). The files: FILES="a.cpp b.h" if given, else the C++ files changed
 # since the merge base with `main` plus untracked ones; on `main` itself, or where no `main`
