@@ -6,7 +6,7 @@ JOBS  ?= $(shell nproc)
 CONFIG ?= configs/default.yaml
 
 # Debian packages the build, the tests and the notebooks need.
-DEB_PACKAGES := build-essential cmake ninja-build pkg-config \
+DEB_PACKAGES := build-essential cmake ninja-build pkg-config clang-format \
   libgtest-dev libgmock-dev libbenchmark-dev \
   libtorch-dev libgloo-dev libopenblas0-pthread pybind11-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev zlib1g-dev \
   python3-dev python3-torch python3-numpy python3-matplotlib python3-pytest python3-yaml \
@@ -19,7 +19,7 @@ DEB_PACKAGES := build-essential cmake ninja-build pkg-config \
 BROWSER_TEST := tests/browser
 
 .PHONY: all deps build test test-cpp test-python test-notebooks test-browser test-fuzz test-asan \
-  fuzz train bench clean
+  test-notorch fuzz train bench clean format format-check
 
 all: build
 
@@ -44,13 +44,24 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
-test: build test-cpp test-python test-notebooks test-browser test-fuzz
+test: build format-check test-cpp test-python test-notebooks test-browser test-fuzz test-notorch
 
 test-cpp:
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-python:
 	PYTHONPATH=$(BUILD)/python $(PY) -m pytest -q tests/python
+
+# The torch-free subset (-DNARDY_WITH_TORCH=OFF): core, the agents, the light `nardy` tool and
+# their tests, in a build directory of its own.
+NOTORCH_BUILD := build-notorch
+$(NOTORCH_BUILD)/build.ninja:
+	cmake -S . -B $(NOTORCH_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DNARDY_WITH_TORCH=OFF -DNARDY_BUILD_PYTHON=OFF
+
+test-notorch: $(NOTORCH_BUILD)/build.ninja
+	cmake --build $(NOTORCH_BUILD) -j $(JOBS)
+	cd $(NOTORCH_BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-notebooks:
 	@if ls notebooks/*.ipynb >/dev/null 2>&1; then \
@@ -123,4 +134,30 @@ bench: build
 	$(BUILD)/nardy bench movegen
 
 clean:
-	rm -rf $(BUILD) $(FUZZ_BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(NOTORCH_BUILD) $(FUZZ_BUILD) $(ASAN_BUILD)
+
+# C++ style (.clang-format). The files: FILES="a.cpp b.h" if given, else the C++ files changed
+# since the merge base with `main` plus untracked ones; on `main` itself, or where no `main`
+# branch exists (a fresh CI clone), those changed by the last commit; nothing in a one-commit
+# shallow clone. `make format` rewrites them, `make format-check` (part of `make test`) fails
+# on any that clang-format would change or that has a line over 100 columns.
+FORMAT_FILES = $(if $(FILES),$(FILES),$(shell \
+  base=$$(git merge-base HEAD main 2>/dev/null); \
+  if [ -z "$$base" ] || [ "$$base" = "$$(git rev-parse HEAD)" ]; then \
+    base=$$(git rev-parse -q --verify HEAD~1 2>/dev/null); fi; \
+  if [ -n "$$base" ]; then \
+    { git diff --name-only --diff-filter=d $$base -- '*.cpp' '*.h'; \
+      git ls-files --others --exclude-standard -- '*.cpp' '*.h'; } | sort -u; fi))
+
+format:
+	@if [ -n "$(strip $(FORMAT_FILES))" ]; then clang-format -i $(FORMAT_FILES) && \
+	  echo "formatted: $(FORMAT_FILES)"; else echo "format: no changed C++ files"; fi
+
+format-check:
+	@if [ -n "$(strip $(FORMAT_FILES))" ]; then \
+	  clang-format --dry-run -Werror $(FORMAT_FILES) || exit 1; \
+	  long=$$(LC_ALL=C.UTF-8 grep -nHP '^.{101,}$$' $(FORMAT_FILES)); \
+	  if [ -n "$$long" ]; then echo "$$long"; \
+	    echo "format-check: lines over 100 columns (comments are not reflowed)"; exit 1; fi; \
+	  echo "format-check: $(words $(FORMAT_FILES)) changed C++ files follow .clang-format"; \
+	else echo "format-check: no changed C++ files"; fi

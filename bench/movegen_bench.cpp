@@ -16,7 +16,7 @@ MovegenBenchResult bench_movegen(long games, uint64_t seed, const Rules& rules) 
     Position pos = Position::start();
     bool first = true;
     while (!game_outcome(pos, rules)) {
-      Dice dice = first ? roll_opening(rng, rules) : roll_dice(rng);
+      Dice dice = roll_turn(rng, rules, first);
       first = false;
       generate_moves(pos, dice, rules, moves);
       r.results += moves.size();

@@ -22,7 +22,7 @@ std::vector<SearchBenchSample> bench_search_samples(int64_t positions, uint64_t 
     Position pos = Position::start();
     for (int turn = 0;
          !game_outcome(pos, rules) && static_cast<int64_t>(samples.size()) < positions; ++turn) {
-      const Dice d = turn == 0 ? roll_opening(dice_rng, rules) : roll_dice(dice_rng);
+      const Dice d = roll_turn(dice_rng, rules, turn == 0);
       generate_moves(pos, d, rules, moves);
       if (turn % 5 == 2 && moves.size() > 1) samples.push_back(SearchBenchSample{pos, d, moves});
       pos = moves[player->choose(pos, d, moves, agent_rng)].position;

@@ -142,7 +142,8 @@ void bind_agent_class(py::module_& m) {
           "Search depth of a net agent, else None")
       .def("choose", &agent_choose, py::arg("position"), py::arg("d1"), py::arg("d2"),
            py::arg("rng") = py::none(),
-           "The agent's move for rolling d1-d2 at `position` (docs/rules.md defaults) as a MoveResult.\n"
+           "The agent's move for rolling d1-d2 at `position` (docs/rules.md defaults) as a "
+           "MoveResult.\n"
            "`rng`: a nardy.Rng (advanced), an int seed, or None (the agent's own generator).")
       .def(
           "evaluate",

@@ -136,7 +136,9 @@ void bind_arena_result(py::module_& m) {
           "sprt", &sprt_dict,
           "None, or the SPRT run: {'elo0', 'elo1', 'alpha', 'beta', 'min_pairs', 'llr', "
           "'lower', 'upper', 'verdict'}")
-      .def("to_json", &ArenaResult::to_json, "Every field as JSON (as `nardy eval --json` writes)")
+      .def("to_json", &ArenaResult::to_json, py::arg("per_game") = true,
+           "Every field as JSON, the one match-result format (as `nardy eval --json` writes;\n"
+           "per_game=False leaves out pair_points and game_points)")
       .def(
           "to_dict", [](const ArenaResult& r) { return json_loads(r.to_json()); },
           "Every field as a dict (json.loads of to_json(); infinite CI ends are None)")

@@ -52,7 +52,7 @@ void bind_rng(py::module_& m) {
       .def(
           "roll_opening",
           [](Rng& r, const py::object& rules) {
-            return dice_tuple(roll_opening(r, rules_arg(rules)));
+            return dice_tuple(roll_turn(r, rules_arg(rules), true));
           },
           py::arg("rules") = py::none(),
           "The first roll of a game (no doubles under opening='no_doubles')")

@@ -448,6 +448,11 @@ void bind_value_net(py::module_& m) {
   m.def("list_models", &list_models, "The names of the shipped models that were found");
   m.def("set_torch_threads", &set_torch_threads, py::arg("n"),
         "LibTorch's intra-op threads for this process (default 1; nn/value_net.h)");
+  m.def(
+      "evaluation_head_torchscript",
+      [] { return evaluation_head_torchscript("evaluation_head(z: Tensor) -> Tensor"); },
+      "TorchScript source of the network's output head (nn/evaluation.h), the function\n"
+      "evaluation_head(z) of logits [N, K] -> [N, 5]; nardy.torch_interop compiles it.");
 }
 
 }  // namespace

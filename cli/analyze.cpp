@@ -33,11 +33,9 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_option("--trials", a->trials, "Rollout trials per move (agents without an evaluator)")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 32));
-  cmd->add_option("--threads", a->threads, "Threads for rollouts")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1024));
-  cmd->add_option("--seed", a->seed, "Seed")->capture_default_str();
-  cmd->add_option("--json", a->json, "Also write the analysis as JSON to FILE");
+  add_threads_option(*cmd, a->threads, "Threads for rollouts");
+  add_seed_option(*cmd, a->seed);
+  add_json_option(*cmd, a->json, "Also write the analysis as JSON to FILE");
   add_rule_option(*cmd, a->rules);
   cmd->callback([a] {
     const auto [pos, dice] = parse_pos_dice_args("analyze", a->positional);

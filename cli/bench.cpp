@@ -64,10 +64,8 @@ void add_bench_command(CLI::App& app) {
         "movegen",
         "Uniformly random complete games with full legal-move generation every turn, one thread.\n"
         "Prints games/s, results/s and the signature (total results, fixed by seed and rules).");
-    cmd->add_option("--games", a->games, "Games to play")
-        ->capture_default_str()
-        ->check(CLI::Range(1L, 100000000L));
-    cmd->add_option("--seed", a->seed, "Seed")->capture_default_str();
+    add_games_option(*cmd, a->games, "Games to play");
+    add_seed_option(*cmd, a->seed);
     add_rule_option(*cmd, a->rules);
     cmd->callback([a] {
       Rules rules = rules_from(a->rules);

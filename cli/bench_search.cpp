@@ -27,7 +27,7 @@ void add_bench_search_command(CLI::App& bench) {
   cmd->add_option("--positions", a->positions, "Positions to time")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
-  cmd->add_option("--seed", a->seed, "Seed of the positions")->capture_default_str();
+  add_seed_option(*cmd, a->seed, "Seed of the positions");
   cmd->add_option("--record", a->record,
                   "Instead of timing, write every candidate the (net) agent scores on the "
                   "positions to FILE: the search reference of bench/search_reference.h");

@@ -25,9 +25,7 @@ void add_bench_train_command(CLI::App& bench) {
       "TD(lambda) self-play training games per second with a fresh net (default raw encoder, 128\n"
       "sigmoid hidden units): movegen, batched incremental evaluation of every candidate, one TD\n"
       "update per turn. By default the fast backend and, beside it, libtorch.");
-  cmd->add_option("--games", a->games, "Games for the fast backend")
-      ->capture_default_str()
-      ->check(CLI::Range(1L, 100000000L));
+  add_games_option(*cmd, a->games, "Games for the fast backend");
   cmd->add_option("--libtorch-games", a->libtorch_games,
                   "Games for libtorch (default: games / 10, at least 10)")
       ->check(CLI::Range(0L, 100000000L));
@@ -38,14 +36,12 @@ void add_bench_train_command(CLI::App& bench) {
   cmd->add_option("--hidden", a->hidden, "Hidden units")
       ->capture_default_str()
       ->check(CLI::Range(1, 4096));
-  cmd->add_option("--threads", a->threads, "Worker threads (selfplay/training/td_workers.h)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 256));
+  add_threads_option(*cmd, a->threads, "Worker threads (selfplay/training/td_workers.h)", 256);
   cmd->add_option("--merge-every", a->merge_every,
                   "Games per worker between merges (threads > 1), as run.merge_every")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
-  cmd->add_option("--seed", a->seed, "Seed")->capture_default_str();
+  add_seed_option(*cmd, a->seed);
   add_rule_option(*cmd, a->rules);
   cmd->callback([a] {
     const Rules rules = rules_from(a->rules);

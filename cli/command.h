@@ -7,6 +7,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,25 @@ void add_play_command(CLI::App& app);
 // nardy-full only (cli/world.cpp). Commands that split their work (train, eval, tournament,
 // rollout, bench train) print and write files on rank 0 only.
 World& process_world();
+
+// The options several subcommands share, defined once: name, help, default shown in --help
+// and the accepted range. `help` says what the number means for that command.
+//   --games N   games to play, 1..10^12 (or min_games..10^12)
+//   --threads T worker threads, 1..max_threads (results never depend on it)
+//   --seed S    the seed of every random stream of the command, 0..2^64-1
+//   --json FILE also write the result as JSON to FILE (write_output_file)
+inline constexpr int64_t kMaxGames = int64_t{1} << 40;
+template <class Int>
+CLI::Option* add_games_option(CLI::App& cmd, Int& games, const std::string& help,
+                              Int min_games = 1) {
+  return cmd.add_option("--games", games, help)
+      ->capture_default_str()
+      ->check(CLI::Range(static_cast<int64_t>(min_games), kMaxGames));
+}
+CLI::Option* add_threads_option(CLI::App& cmd, int& threads, const std::string& help,
+                                int max_threads = 1024);
+CLI::Option* add_seed_option(CLI::App& cmd, uint64_t& seed, const std::string& help = "Seed");
+CLI::Option* add_json_option(CLI::App& cmd, std::string& path, const std::string& help);
 
 // Adds the repeated `--rule KEY=VALUE` option; the result is read with rules_from().
 void add_rule_option(CLI::App& cmd, std::vector<std::string>& assignments);

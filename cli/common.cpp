@@ -11,6 +11,21 @@
 
 namespace nardy::cli {
 
+CLI::Option* add_threads_option(CLI::App& cmd, int& threads, const std::string& help,
+                                int max_threads) {
+  return cmd.add_option("--threads", threads, help)
+      ->capture_default_str()
+      ->check(CLI::Range(1, max_threads));
+}
+
+CLI::Option* add_seed_option(CLI::App& cmd, uint64_t& seed, const std::string& help) {
+  return cmd.add_option("--seed", seed, help)->capture_default_str();
+}
+
+CLI::Option* add_json_option(CLI::App& cmd, std::string& path, const std::string& help) {
+  return cmd.add_option("--json", path, help)->type_name("FILE");
+}
+
 void add_rule_option(CLI::App& cmd, std::vector<std::string>& assignments) {
   std::string help = "Rule variant KEY=VALUE (repeatable). Keys and values:";
   for (const auto& k : Rules::keys()) {

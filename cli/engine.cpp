@@ -27,7 +27,7 @@ void add_engine_command(CLI::App& app) {
                          "  quit\n"
                          "POS is 'COUNTS SIDE'. Malformed input gets one line 'error <message>'.");
   cmd->add_option("--agent", a->agent, "Agent spec")->capture_default_str();
-  cmd->add_option("--seed", a->seed, "Seed for agents that use randomness")->capture_default_str();
+  add_seed_option(*cmd, a->seed, "Seed for agents that use randomness");
   add_rule_option(*cmd, a->rules);
   cmd->callback([a] {
     EngineOptions o;

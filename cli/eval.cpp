@@ -56,15 +56,10 @@ void add_eval_command(CLI::App& app) {
       "Agents: random, heuristic, net:PATH[:ply=N][:noise=S][:filter=K,D].");
   cmd->add_option("A", args->a, "Agent spec of A")->required();
   cmd->add_option("B", args->b, "Agent spec of B")->required();
-  cmd->add_option("--games", args->games, "Games (rounded up to an even number)")
-      ->capture_default_str()
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
-  cmd->add_option("--threads", args->threads, "Worker threads (results do not depend on it)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1024));
-  cmd->add_option("--seed", args->seed, "Seed of the dice and the agents' randomness")
-      ->capture_default_str();
-  cmd->add_option("--json", args->json, "Also write the full result as JSON to FILE");
+  add_games_option(*cmd, args->games, "Games (rounded up to an even number)");
+  add_threads_option(*cmd, args->threads, "Worker threads (results do not depend on it)");
+  add_seed_option(*cmd, args->seed, "Seed of the dice and the agents' randomness");
+  add_json_option(*cmd, args->json, "Also write the full result as JSON to FILE");
   cmd->add_option("--sprt", args->sprt,
                   "Sequential test H0: elo <= ELO0 vs H1: elo >= ELO1 on pair scores; stops early")
       ->type_name("ELO0,ELO1");

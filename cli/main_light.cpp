@@ -4,7 +4,8 @@
 // `nardy legal` should not pay. This binary links only core and the torch-free part of
 // selfplay. It runs `legal`, `show` and `selfplay` (without net: agents) itself and replaces
 // itself (execv) with `nardy-full`, found beside it, for everything else — including --help,
-// which lists every command. Both binaries share the subcommand code in cli/.
+// which lists every command. Both binaries share the subcommand code in cli/. In a build
+// without LibTorch (NARDY_WITH_TORCH=OFF) it is the whole tool.
 #include <unistd.h>
 
 #include <climits>
@@ -30,7 +31,7 @@ bool runs_here(int argc, char** argv) {
   return true;
 }
 
-int exec_full(char** argv) {
+[[maybe_unused]] int exec_full(char** argv) {
   char self[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   std::string dir = ".";
@@ -46,10 +47,32 @@ int exec_full(char** argv) {
   return 2;
 }
 
+// Built with NARDY_WITH_TORCH=OFF there is no nardy-full: this binary is the whole tool, so it
+// answers --help itself and names what it cannot run.
+#ifdef NARDY_LIGHT_ONLY
+constexpr bool kHasFull = false;
+#else
+constexpr bool kHasFull = true;
+#endif
+
+bool asks_for_help(int argc, char** argv) {
+  if (argc < 2) return true;
+  const std::string_view a = argv[1];
+  return a == "--help" || a == "-h" || a == "--help-all";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (!runs_here(argc, argv)) return exec_full(argv);
+  if (!runs_here(argc, argv)) {
+    if (kHasFull) return exec_full(argv);
+    if (!asks_for_help(argc, argv)) {
+      std::cerr << "nardy: '" << argv[1]
+                << "' needs LibTorch, and this build has NARDY_WITH_TORCH=OFF: it runs legal, "
+                   "show and selfplay with the random and heuristic agents\n";
+      return 2;
+    }
+  }
   CLI::App app{nardy::cli::kAppDescription, "nardy"};
   app.require_subcommand(1);
   nardy::cli::add_legal_command(app);

@@ -43,10 +43,8 @@ void add_rollout_command(CLI::App& app) {
   cmd->add_option("--agent", a->agent, "Agent spec playing both sides")->capture_default_str();
   cmd->add_option("--luck-net", a->luck_net,
                   "Checkpoint whose 0-ply evaluation measures luck (default: the agent's net)");
-  cmd->add_option("--threads", a->threads, "Threads (results do not depend on it)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1024));
-  cmd->add_option("--seed", a->seed, "Seed")->capture_default_str();
+  add_threads_option(*cmd, a->threads, "Threads (results do not depend on it)");
+  add_seed_option(*cmd, a->seed);
   cmd->add_flag("--no-luck", a->no_luck, "Disable luck adjustment");
   cmd->add_option(
          "--luck-turns", a->luck_turns,
@@ -54,7 +52,7 @@ void add_rollout_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0, 100000));
   cmd->add_flag("--no-stratify", a->no_stratify, "Disable stratified first rolls");
-  cmd->add_option("--json", a->json, "Also write the result as JSON to FILE");
+  add_json_option(*cmd, a->json, "Also write the result as JSON to FILE");
   add_rule_option(*cmd, a->rules);
   cmd->callback([a] {
     if (a->positional.size() != 1 && a->positional.size() != 2)

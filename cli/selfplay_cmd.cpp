@@ -14,7 +14,7 @@ namespace nardy::cli {
 void add_selfplay_command(CLI::App& app, AgentBySpec make_agent) {
   struct Args {
     std::string agent = "random", white, black, record;
-    int games = 100;
+    int64_t games = 100;
     uint64_t seed = 1;
     std::vector<std::string> rules;
   };
@@ -25,10 +25,8 @@ void add_selfplay_command(CLI::App& app, AgentBySpec make_agent) {
       ->capture_default_str();
   cmd->add_option("--white", a->white, "Agent spec for White (overrides --agent)");
   cmd->add_option("--black", a->black, "Agent spec for Black (overrides --agent)");
-  cmd->add_option("--games", a->games, "Number of games")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100000000));
-  cmd->add_option("--seed", a->seed, "Seed for dice and agents")->capture_default_str();
+  add_games_option(*cmd, a->games, "Number of games");
+  add_seed_option(*cmd, a->seed, "Seed for dice and agents");
   cmd->add_option("--record", a->record, "Write every game as a record to FILE");
   add_rule_option(*cmd, a->rules);
   cmd->callback([a, make_agent] {
@@ -41,10 +39,10 @@ void add_selfplay_command(CLI::App& app, AgentBySpec make_agent) {
       if (!rec) throw Error("selfplay: cannot write record file '" + a->record + "'");
     }
     Rng dice_rng(a->seed), agent_rng(a->seed ^ 0xA5A5A5A5ull);
-    int wins[2] = {0, 0}, mars[2] = {0, 0}, draws = 0;
+    long long wins[2] = {0, 0}, mars[2] = {0, 0}, draws = 0;
     long turns = 0;
     auto t0 = std::chrono::steady_clock::now();
-    for (int g = 0; g < a->games; ++g) {
+    for (int64_t g = 0; g < a->games; ++g) {
       Game game(rules);
       GameSummary s =
           play_game(*white, *black, rules, dice_rng, agent_rng, rec.is_open() ? &game : nullptr);
@@ -59,12 +57,14 @@ void add_selfplay_command(CLI::App& app, AgentBySpec make_agent) {
       }
     }
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("games %d  white %s  black %s  seed %llu\n", a->games, white->spec().c_str(),
-                black->spec().c_str(), static_cast<unsigned long long>(a->seed));
-    std::printf("white wins %d (mars %d)  black wins %d (mars %d)  draws %d\n", wins[0], mars[0],
-                wins[1], mars[1], draws);
+    std::printf("games %lld  white %s  black %s  seed %llu\n", static_cast<long long>(a->games),
+                white->spec().c_str(), black->spec().c_str(),
+                static_cast<unsigned long long>(a->seed));
+    std::printf("white wins %lld (mars %lld)  black wins %lld (mars %lld)  draws %lld\n", wins[0],
+                mars[0], wins[1], mars[1], draws);
     std::printf("mean game length %.2f turns  (%.0f games/s)\n",
-                static_cast<double>(turns) / a->games, a->games / secs);
+                static_cast<double>(turns) / static_cast<double>(a->games),
+                static_cast<double>(a->games) / secs);
     if (rec.is_open()) std::printf("records written to %s\n", a->record.c_str());
   });
 }

@@ -26,15 +26,11 @@ void add_tournament_command(CLI::App& app) {
       "player.\n"
       "A run directory stands for all its ckpt-*.pt checkpoints (as net:DIR/ckpt-N.pt).");
   cmd->add_option("players", a->players, "Agent specs or run directories")->required();
-  cmd->add_option("--games", a->games, "Games per pairing")
-      ->capture_default_str()
-      ->check(CLI::Range(int64_t{2}, int64_t{1} << 40));
-  cmd->add_option("--threads", a->threads, "Threads per match")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1024));
-  cmd->add_option("--seed", a->seed, "Seed (pairing k uses seed + k)")->capture_default_str();
+  add_games_option(*cmd, a->games, "Games per pairing", int64_t{2});
+  add_threads_option(*cmd, a->threads, "Threads per match");
+  add_seed_option(*cmd, a->seed, "Seed (pairing k uses seed + k)");
   cmd->add_option("--csv", a->csv, "Write the ratings as CSV to FILE");
-  cmd->add_option("--json", a->json, "Write ratings and matches as JSON to FILE");
+  add_json_option(*cmd, a->json, "Write ratings and matches as JSON to FILE");
   add_rule_option(*cmd, a->rules);
   cmd->callback([a] {
     TournamentOptions o;

@@ -32,9 +32,14 @@ struct TrainArgs {
   std::vector<std::string> overrides;
   std::string resume;
   bool auto_resume = false;
+  bool keys = false;
 };
 
 void run_train(const TrainArgs& a) {
+  if (a.keys) {  // the table configs/README.md shows
+    std::fputs(config_keys_markdown().c_str(), stdout);
+    return;
+  }
   if (a.config.empty() == a.resume.empty())
     throw Error("train: give exactly one of --config FILE (a new run) or --resume RUN_DIR");
   if (a.auto_resume && a.config.empty())
@@ -155,6 +160,8 @@ void add_train_command(CLI::App& app) {
   cmd->add_flag("--auto-resume", a->auto_resume,
                 "With --config: if the config's run directory already holds a run, resume it "
                 "instead (restarts under torchrun --max_restarts)");
+  cmd->add_flag("--keys", a->keys,
+                "Print every config key with its type, default and range (a Markdown table)");
   cmd->callback([a] { run_train(*a); });
 }
 

@@ -35,7 +35,7 @@ Game::Game(const Rules& rules, const Position& start) : rules_(rules), start_(st
 }
 
 Dice Game::roll(Rng& rng) const {
-  return is_opening_turn() ? roll_opening(rng, rules_) : roll_dice(rng);
+  return roll_turn(rng, rules_, is_opening_turn());
 }
 
 void Game::check_dice(Dice dice) const {

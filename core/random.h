@@ -12,17 +12,29 @@
 
 namespace nardy {
 
+// splitmix64 (Steele, Lea and Flood, 2014): advances `state` by the golden-ratio increment and
+// returns it mixed. The one integer mixer for seeds: Rng states and derived seeds come from it.
+inline uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// A well-mixed 64-bit value of `x` (one splitmix64 step from state x): for deriving seeds from
+// (seed, salt, index) combinations, so nearby seeds give unrelated streams.
+inline uint64_t mix_seed(uint64_t x) {
+  return splitmix64(x);
+}
+
+// Seeding scheme: a stream is Rng(seed) for a config or command-line seed; a family of
+// independent streams (per game, pair, trial, worker) is Rng(seed).split(i) or
+// Rng(mix_seed(...)), with a fixed salt per purpose so that two purposes never share a stream.
 class Rng {
  public:
   explicit Rng(uint64_t seed = 0) { reseed(seed); }
   void reseed(uint64_t seed) {
-    for (auto& w : s_) {
-      seed += 0x9E3779B97F4A7C15ull;
-      uint64_t z = seed;
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-      w = z ^ (z >> 31);
-    }
+    for (auto& w : s_) w = splitmix64(seed);
   }
   uint64_t next() {
     const uint64_t result = rotl(s_[1] * 5, 7) * 9;
@@ -54,10 +66,13 @@ inline Dice roll_dice(Rng& rng) {
   return Dice{static_cast<uint8_t>(1 + rng.below(6)), static_cast<uint8_t>(1 + rng.below(6))};
 }
 
-// The first roll of a game (docs/rules.md Start): under `no_doubles` two different numbers, as
-// thrown one die each by the two players; under `any_roll` a fresh roll.
-inline Dice roll_opening(Rng& rng, const Rules& rules) {
-  if (rules.opening == Opening::AnyRoll) return roll_dice(rng);
+// The dice of a turn: the one place that decides between a game's first roll and the others.
+// `opening_turn` is true for the first turn of a game played from the start position (see
+// Game::is_opening_turn and opening_excludes_doubles in core/game.h). That roll follows the
+// `opening` rule (docs/rules.md Start): under `no_doubles` two different numbers, as thrown one
+// die each by the two players; under `any_roll` a fresh roll. Every other roll is roll_dice().
+inline Dice roll_turn(Rng& rng, const Rules& rules, bool opening_turn) {
+  if (!opening_turn || rules.opening == Opening::AnyRoll) return roll_dice(rng);
   uint8_t a = static_cast<uint8_t>(1 + rng.below(6));
   uint8_t b = static_cast<uint8_t>(1 + rng.below(5));
   if (b >= a) ++b;

@@ -1,11 +1,11 @@
 // core/rules.h — the ruleset: docs/rules.md's default and every variant it names.
 //
-// | key                | values                              | default          | docs/rules.md       |
-// |--------------------|-------------------------------------|------------------|---------------------|
-// | opening            | no_doubles, any_roll                | no_doubles       | Start               |
-// | head_exception     | standard, strict, none              | standard         | A turn, rule 3      |
-// | last_roll_draw     | false, true                         | false            | End of the game     |
-// | next_game_starter  | previous_black, previous_winner     | previous_black   | Matches             |
+// | key               | values                          | default        | docs/rules.md section |
+// |-------------------|---------------------------------|----------------|-----------------------|
+// | opening           | no_doubles, any_roll            | no_doubles     | Start                 |
+// | head_exception    | standard, strict, none          | standard       | A turn, rule 3        |
+// | last_roll_draw    | false, true                     | false          | End of the game       |
+// | next_game_starter | previous_black, previous_winner | previous_black | Matches               |
 //
 // Rules is a small value passed explicitly everywhere (no globals), so several rule sets can
 // share a process. Text form: space-separated KEY=VALUE pairs in the order above.

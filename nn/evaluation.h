@@ -12,11 +12,17 @@
 //   lose      = 1 - win - draw
 //   win_mars  = win  * s(z1)
 //   lose_mars = lose * s(z2)
-// with s the logistic sigmoid. The TD(λ) kernels differentiate through this head.
+// with s the logistic sigmoid. The TD(λ) kernels differentiate through this head. It is written
+// twice, side by side below: evaluation_from_logits() for the float kernels, and the TorchScript
+// text kEvaluationHeadTorchScript, from which the LibTorch module (nn/value_net_torch.cpp) and
+// the Python interop (nardy.torch_interop.evaluation_head, through nardy._nardy) are compiled;
+// tests/nn/value_net_test.cpp checks that the two agree.
 #pragma once
 
 #include <array>
 #include <cmath>
+#include <string>
+#include <string_view>
 
 #include "core/game.h"
 
@@ -50,6 +56,26 @@ inline Evaluation evaluation_from_logits(const float* z, int k) {
   e.win_mars = e.win * logistic(z[1]);
   e.lose_mars = lose * logistic(z[2]);
   return e;
+}
+
+// The head in TorchScript: the body of a function of logits `z` [N, K] (K = 3 or 4) returning
+// [N, 5] = win, win_mars, lose_mars, draw, equity (the columns of a module's forward()).
+inline constexpr std::string_view kEvaluationHeadTorchScript =
+    "    win = torch.sigmoid(z[:, 0])\n"
+    "    if z.size(1) >= 4:\n"
+    "        draw = (1.0 - win) * torch.sigmoid(z[:, 3])\n"
+    "    else:\n"
+    "        draw = torch.zeros_like(win)\n"
+    "    lose = 1.0 - win - draw\n"
+    "    win_mars = win * torch.sigmoid(z[:, 1])\n"
+    "    lose_mars = lose * torch.sigmoid(z[:, 2])\n"
+    "    equity = win + win_mars - lose - lose_mars\n"
+    "    return torch.stack([win, win_mars, lose_mars, draw, equity], dim=1)\n";
+
+// A TorchScript definition of the head: `def SIGNATURE:` and the body above, e.g. signature
+// "head(self, z: Tensor) -> Tensor" for a module method.
+inline std::string evaluation_head_torchscript(std::string_view signature) {
+  return "def " + std::string(signature) + ":\n" + std::string(kEvaluationHeadTorchScript);
 }
 
 // The finished game as a target in White's perspective (TD(λ)'s last target): 1 for what

@@ -32,8 +32,8 @@ const char* torch_activation(Activation a) {
   return "torch.sigmoid";
 }
 
-// The TorchScript methods: logits(x) -> [N, K] and forward(x) -> [N, 5] with the head of
-// nn/evaluation.h (columns win, win_mars, lose_mars, draw, equity).
+// The TorchScript methods: logits(x) -> [N, K], head(z) -> [N, 5] (nn/evaluation.h; columns
+// win, win_mars, lose_mars, draw, equity) and forward(x) = head(logits(x)).
 std::string logits_source(const NetShape& s) {
   std::ostringstream o;
   const size_t n = s.hidden.size();
@@ -46,21 +46,11 @@ std::string logits_source(const NetShape& s) {
   return o.str();
 }
 
-std::string forward_source(const NetShape& s) {
-  std::ostringstream o;
-  o << "def forward(self, x: Tensor) -> Tensor:\n";
-  o << "    z = self.logits(x)\n";
-  o << "    win = torch.sigmoid(z[:, 0])\n";
-  if (s.num_outputs >= 4)
-    o << "    draw = (1.0 - win) * torch.sigmoid(z[:, 3])\n";
-  else
-    o << "    draw = torch.zeros_like(win)\n";
-  o << "    lose = 1.0 - win - draw\n";
-  o << "    win_mars = win * torch.sigmoid(z[:, 1])\n";
-  o << "    lose_mars = lose * torch.sigmoid(z[:, 2])\n";
-  o << "    equity = win + win_mars - lose - lose_mars\n";
-  o << "    return torch.stack([win, win_mars, lose_mars, draw, equity], dim=1)\n";
-  return o.str();
+// forward(x) = head(logits(x)), the head's text from nn/evaluation.h.
+std::string forward_source() {
+  return evaluation_head_torchscript("head(self, z: Tensor) -> Tensor") +
+         "def forward(self, x: Tensor) -> Tensor:\n"
+         "    return self.head(self.logits(x))\n";
 }
 
 std::once_flag g_threads_once;
@@ -100,7 +90,7 @@ std::shared_ptr<ValueNet::Impl> make_impl(const NetShape& shape) {
     impl->biases.push_back(b);
   }
   impl->module.define(logits_source(shape));
-  impl->module.define(forward_source(shape));
+  impl->module.define(forward_source());
   return impl;
 }
 

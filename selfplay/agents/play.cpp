@@ -16,7 +16,7 @@ GameSummary play_game(Agent& white, Agent& black, const Rules& rules, Rng& dice_
     }
     if (summary.turns >= max_turns)
       throw Error("game exceeded " + std::to_string(max_turns) + " turns");
-    Dice dice = summary.turns == 0 ? roll_opening(dice_rng, rules) : roll_dice(dice_rng);
+    Dice dice = roll_turn(dice_rng, rules, summary.turns == 0);
     generate_moves(pos, dice, rules, moves);
     Agent& agent = pos.side_to_move() == Side::White ? white : black;
     size_t i = agent.choose(pos, dice, moves, agent_rng);

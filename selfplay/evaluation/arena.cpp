@@ -5,11 +5,12 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "core/error.h"
+#include "core/parallel_for.h"
 #include "selfplay/agents/play.h"
 #include "selfplay/evaluation/stats.h"
 #include "selfplay/search/agent_kinds.h"
@@ -154,8 +155,6 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b,
   const int64_t first = block.begin, pairs = block.size();
   // With several ranks the SPRT runs on the gathered pairs (see the header).
   const bool sprt_here = options.sprt && world.size() == 1;
-  const int threads =
-      static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(options.threads, pairs)));
 
   struct Slot {
     PairPlay play;
@@ -167,7 +166,6 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b,
   std::atomic<int64_t> stop_at{pairs};  // pairs at and beyond this index are not needed
   std::atomic<int64_t> games_done{0};
   std::atomic<bool> stopped{false};
-  std::exception_ptr error;
   std::string a_spec, b_spec;
   // In-order SPRT state (guarded by `mutex`).
   int64_t prefix = 0;
@@ -183,59 +181,55 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b,
     return stopped.load();
   };
 
-  auto worker = [&](int thread_index) {
-    try {
-      std::unique_ptr<Agent> a = player_a();
-      std::unique_ptr<Agent> b = player_b();
-      if (!a || !b) throw Error("arena: an agent factory returned no agent");
-      if (thread_index == 0) {
-        std::lock_guard lock(mutex);
-        a_spec = a->spec();
-        b_spec = b->spec();
-      }
-      for (;;) {
-        if (stop_requested()) break;
-        const int64_t i = next.fetch_add(1);
-        if (i >= stop_at.load()) break;
-        PairPlay play;
-        try {
-          play = play_pair(*a, *b, options.rules, options.seed, first + i);
-        } catch (const Stopped&) {
-          stopped.store(true);  // pair i is abandoned
-          break;
-        }
-        {
-          std::lock_guard lock(mutex);
-          slots[static_cast<size_t>(i)] = Slot{play, true};
-          if (sprt_here) {
-            while (prefix < stop_at.load() && slots[static_cast<size_t>(prefix)].done) {
-              const PairPlay& p = slots[static_cast<size_t>(prefix)].play;
-              const double x = pair_score(p.a_points[0], p.a_points[1]);
-              sum += x;
-              sum_sq += x * x;
-              ++prefix;
-              if (prefix < options.sprt->min_pairs) continue;
-              const double llr =
-                  sprt_llr(prefix, sum, sum_sq, options.sprt->elo0, options.sprt->elo1);
-              if (llr >= bounds.upper || llr <= bounds.lower) stop_at.store(prefix);
-            }
-          }
-        }
-        const int64_t done = games_done.fetch_add(2) + 2;
-        if (options.progress) options.progress(done);
-      }
-    } catch (...) {
-      std::lock_guard lock(mutex);
-      if (!error) error = std::current_exception();
-      stop_at.store(0);
-    }
+  struct Players {
+    std::unique_ptr<Agent> a, b;
   };
-
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (auto& t : pool) t.join();
-  if (error && world.size() == 1) std::rethrow_exception(error);
+  auto make_players = [&](int thread_index) {
+    Players p{player_a(), player_b()};
+    if (!p.a || !p.b) throw Error("arena: an agent factory returned no agent");
+    if (thread_index == 0) {
+      a_spec = p.a->spec();  // read only after parallel_for returns
+      b_spec = p.b->spec();
+    }
+    return p;
+  };
+  auto play_one_pair = [&](Players& players, int64_t i) {
+    if (stop_requested() || i >= stop_at.load()) return false;
+    PairPlay play;
+    try {
+      play = play_pair(*players.a, *players.b, options.rules, options.seed, first + i);
+    } catch (const Stopped&) {
+      stopped.store(true);  // pair i is abandoned
+      return false;
+    }
+    {
+      std::lock_guard lock(mutex);
+      slots[static_cast<size_t>(i)] = Slot{play, true};
+      if (sprt_here) {
+        while (prefix < stop_at.load() && slots[static_cast<size_t>(prefix)].done) {
+          const PairPlay& p = slots[static_cast<size_t>(prefix)].play;
+          const double x = pair_score(p.a_points[0], p.a_points[1]);
+          sum += x;
+          sum_sq += x * x;
+          ++prefix;
+          if (prefix < options.sprt->min_pairs) continue;
+          const double llr = sprt_llr(prefix, sum, sum_sq, options.sprt->elo0, options.sprt->elo1);
+          if (llr >= bounds.upper || llr <= bounds.lower) stop_at.store(prefix);
+        }
+      }
+    }
+    const int64_t done = games_done.fetch_add(2) + 2;
+    if (options.progress) options.progress(done);
+    return true;
+  };
+  // With several ranks a failure here travels to the others through the gather below.
+  std::exception_ptr error;
+  try {
+    parallel_for(pairs, options.threads, make_players, play_one_pair);
+  } catch (...) {
+    if (world.size() == 1) throw;
+    error = std::current_exception();
+  }
 
   // The finished pairs from this block's start on: all that were needed, unless a stop left a
   // gap.
@@ -308,7 +302,7 @@ ArenaResult run_arena(const std::string& spec_a, const std::string& spec_b,
                    [spec_b, rules] { return make_agent(spec_b, rules); }, options);
 }
 
-std::string ArenaResult::to_json() const {
+std::string ArenaResult::to_json(bool per_game) const {
   nlohmann::json j;
   j["a_spec"] = a_spec;
   j["b_spec"] = b_spec;
@@ -338,9 +332,63 @@ std::string ArenaResult::to_json() const {
                  {"upper", sprt_upper}, {"verdict", sprt_verdict}};
   }
   j["stopped"] = stopped;
-  j["pair_points"] = pair_points;
-  j["game_points"] = game_points;
+  if (per_game) {
+    j["pair_points"] = pair_points;
+    j["game_points"] = game_points;
+  }
   return j.dump(2);
+}
+
+ArenaResult ArenaResult::from_json(std::string_view text, const std::string& source) {
+  ArenaResult r;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    if (!j.is_object()) throw Error(source + ": a match result must be a JSON object");
+    // A CI end: a number, or null for an infinite one (-inf low, +inf high).
+    auto end = [&](const char* key, double if_null) {
+      return j.contains(key) && j[key].is_number() ? j[key].get<double>() : if_null;
+    };
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    r.a_spec = j.value("a_spec", "");
+    r.b_spec = j.value("b_spec", "");
+    r.games = j.value("games", int64_t{0});
+    r.pairs = j.value("pairs", int64_t{0});
+    r.a_wins = j.value("a_wins", int64_t{0});
+    r.a_oin = j.value("a_oin", int64_t{0});
+    r.a_mars = j.value("a_mars", int64_t{0});
+    r.b_wins = j.value("b_wins", int64_t{0});
+    r.b_oin = j.value("b_oin", int64_t{0});
+    r.b_mars = j.value("b_mars", int64_t{0});
+    r.draws = j.value("draws", int64_t{0});
+    r.a_points = j.value("a_points", 0.0);
+    r.a_points_per_game = j.value("a_points_per_game", 0.0);
+    r.ci95_low = end("ci95_low", -inf);
+    r.ci95_high = end("ci95_high", inf);
+    r.a_win_rate = j.value("a_win_rate", 0.0);
+    r.elo = j.value("elo", 0.0);
+    r.elo_ci95_low = end("elo_ci95_low", -inf);
+    r.elo_ci95_high = end("elo_ci95_high", inf);
+    r.turns = j.value("turns", int64_t{0});
+    r.stopped = j.value("stopped", false);
+    if (j.contains("sprt")) {
+      const nlohmann::json& t = j["sprt"];
+      SprtOptions o;
+      o.elo0 = t.value("elo0", o.elo0);
+      o.elo1 = t.value("elo1", o.elo1);
+      o.alpha = t.value("alpha", o.alpha);
+      o.beta = t.value("beta", o.beta);
+      r.sprt = o;
+      r.sprt_llr = t.value("llr", 0.0);
+      r.sprt_lower = t.value("lower", 0.0);
+      r.sprt_upper = t.value("upper", 0.0);
+      r.sprt_verdict = t.value("verdict", "");
+    }
+    if (j.contains("pair_points")) r.pair_points = j["pair_points"].get<std::vector<int>>();
+    if (j.contains("game_points")) r.game_points = j["game_points"].get<std::vector<int>>();
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(source + ": not a match result (" + e.what() + ")");
+  }
+  return r;
 }
 
 std::string ArenaResult::to_text() const {

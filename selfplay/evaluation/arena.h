@@ -36,6 +36,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/game.h"
@@ -88,8 +89,18 @@ struct ArenaResult {
   double sprt_llr = 0, sprt_lower = 0, sprt_upper = 0;  // final LLR and Wald bounds
   bool stopped = false;                                 // should_stop ended the match early
 
-  // JSON object with every field above (nlohmann-json); infinite CI ends (one pair) are null.
-  std::string to_json() const;
+  // The one JSON format of a match result, written by `nardy eval --json`, in each match of a
+  // tournament's JSON and for each opponent of a training evaluation (metrics.jsonl,
+  // state.json): an object with every field above under its own name (a_spec, b_spec, games,
+  // pairs, a_wins, a_oin, a_mars, b_wins, b_oin, b_mars, draws, a_points, a_points_per_game,
+  // ci95_low, ci95_high, a_win_rate, elo, elo_ci95_low, elo_ci95_high, turns,
+  // mean_turns_per_game, stopped; "sprt" {elo0, elo1, alpha, beta, llr, lower, upper, verdict}
+  // when a test ran), infinite CI ends (one pair) as null, and with `per_game` the lists
+  // pair_points and game_points. Written through nlohmann-json.
+  std::string to_json(bool per_game = true) const;
+  // Reads that format back (null CI ends as infinities; missing per-game lists stay empty).
+  // Throws Error naming `source` for text that is not such an object.
+  static ArenaResult from_json(std::string_view text, const std::string& source);
   // A short human-readable report (counts, points per game with CI, win rate, Elo, SPRT).
   std::string to_text() const;
 };

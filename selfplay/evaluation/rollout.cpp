@@ -1,6 +1,5 @@
 #include "selfplay/evaluation/rollout.h"
 
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -8,11 +7,11 @@
 #include <exception>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <thread>
 #include <vector>
 
 #include "core/error.h"
 #include "core/game.h"
+#include "core/parallel_for.h"
 #include "selfplay/search/net_agent.h"
 #include "selfplay/evaluation/stats.h"
 
@@ -117,107 +116,102 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
   // This rank's trials: [first, first + count).
   const IndexRange block = block_of(options.trials, world.rank(), world.size());
   const int64_t first = block.begin, count = block.size();
-  const int threads =
-      static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(options.threads, count)));
   std::vector<Trial> trials(static_cast<size_t>(count));
-  std::atomic<int64_t> next{0};
-  std::atomic<bool> failed{false};
   std::exception_ptr error;
-  std::mutex mutex;
   RolloutResult result;
   result.trials = options.trials;
   result.stratified = options.stratify;
   result.luck_turns = options.luck_turns;
 
-  auto worker = [&](int thread_index) {
-    try {
-      std::unique_ptr<Agent> agent = make_agent_fn();
-      if (!agent) throw Error("rollout: the agent factory returned no agent");
-      // The luck evaluator: the net agent's own search, else one built from `luck`.
-      std::unique_ptr<Evaluator> own_evaluator;
-      std::unique_ptr<Search> own_search;
-      Search* search = nullptr;
-      std::string note;
-      if (options.luck_adjust) {
-        if (auto* net = dynamic_cast<NetAgent*>(agent.get())) {
-          search = &net->search();
-        } else if (luck) {
-          own_evaluator = luck();
-          own_search = std::make_unique<Search>(*own_evaluator, options.rules);
-          search = own_search.get();
-        } else {
-          note = "luck adjustment off: agent '" + agent->spec() +
-                 "' has no evaluator (give a net to measure luck); stratified dice only";
-        }
-      } else {
-        note = "luck adjustment off (disabled)";
-      }
-      if (thread_index == 0) {
-        std::lock_guard lock(mutex);
-        result.agent_spec = agent->spec();
-        result.luck_adjusted = search != nullptr;
-        result.evaluator_name = search ? search->evaluator().name() : "";
-        result.note = note;
-      }
-      MoveList moves;
-      for (;;) {
-        const int64_t k = next.fetch_add(1);
-        if (k >= count || failed.load()) break;
-        const int64_t t = first + k;
-        Rng dice_rng = Rng(options.seed ^ kDiceSalt).split(static_cast<uint64_t>(t));
-        Rng agent_rng = Rng(options.seed ^ kAgentSalt).split(static_cast<uint64_t>(t));
-        Trial tr;
-        Outputs luck_sum{};
-        Position p = pos;
-        for (;;) {
-          if (auto o = game_outcome(p, options.rules)) {
-            tr.raw = outcome_outputs(*o, root);
-            break;
-          }
-          if (tr.turns >= options.max_turns)
-            throw Error("rollout: a trial exceeded " + std::to_string(options.max_turns) +
-                        " turns");
-          const bool opening = tr.turns == 0 && opening_no_doubles;
-          Dice d;
-          if (options.stratify && tr.turns == 0)
-            d = stratified_first_roll(t, opening_no_doubles);
-          else if (options.stratify && tr.turns == 1)
-            d = stratified_second_roll(t, opening_no_doubles);
-          else
-            d = opening ? roll_opening(dice_rng, options.rules) : roll_dice(dice_rng);
-          generate_moves(p, d, options.rules, moves);
-          if (search && (options.luck_turns <= 0 || tr.turns < options.luck_turns)) {
-            search->cache().new_generation();  // values from this turn only: thread-independent
-            const Side mover = p.side_to_move();
-            const Evaluation expected = search->evaluate(p, 1);  // mover's view, over all rolls
-            const Evaluation actual = search->best_static(p, moves).second;  // mover's view
-            const Outputs e = outputs_of(mover == root ? expected : expected.flipped());
-            const Outputs a = outputs_of(mover == root ? actual : actual.flipped());
-            for (int k = 0; k < kRoNumOutputs; ++k)
-              luck_sum[static_cast<size_t>(k)] +=
-                  a[static_cast<size_t>(k)] - e[static_cast<size_t>(k)];
-          }
-          const size_t i = agent->choose(p, d, moves, agent_rng);
-          if (i >= moves.size())
-            throw Error("rollout: agent '" + agent->spec() + "' chose an invalid result");
-          p = moves[i].position;
-          ++tr.turns;
-        }
-        for (int k = 0; k < kRoNumOutputs; ++k)
-          tr.adjusted[static_cast<size_t>(k)] =
-              tr.raw[static_cast<size_t>(k)] - luck_sum[static_cast<size_t>(k)];
-        trials[static_cast<size_t>(k)] = tr;
-      }
-    } catch (...) {
-      std::lock_guard lock(mutex);
-      if (!error) error = std::current_exception();
-      failed.store(true);
-    }
+  // Per thread: the agent and the luck evaluator (the net agent's own search, else one built
+  // from `luck`).
+  struct Player {
+    std::unique_ptr<Agent> agent;
+    std::unique_ptr<Evaluator> own_evaluator;
+    std::unique_ptr<Search> own_search;
+    Search* search = nullptr;
+    MoveList moves;
   };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (auto& t : pool) t.join();
+  auto make_player = [&](int thread_index) {
+    Player pl;
+    pl.agent = make_agent_fn();
+    if (!pl.agent) throw Error("rollout: the agent factory returned no agent");
+    std::string note;
+    if (options.luck_adjust) {
+      if (auto* net = dynamic_cast<NetAgent*>(pl.agent.get())) {
+        pl.search = &net->search();
+      } else if (luck) {
+        pl.own_evaluator = luck();
+        pl.own_search = std::make_unique<Search>(*pl.own_evaluator, options.rules);
+        pl.search = pl.own_search.get();
+      } else {
+        note = "luck adjustment off: agent '" + pl.agent->spec() +
+               "' has no evaluator (give a net to measure luck); stratified dice only";
+      }
+    } else {
+      note = "luck adjustment off (disabled)";
+    }
+    if (thread_index == 0) {  // read only after parallel_for returns
+      result.agent_spec = pl.agent->spec();
+      result.luck_adjusted = pl.search != nullptr;
+      result.evaluator_name = pl.search ? pl.search->evaluator().name() : "";
+      result.note = note;
+    }
+    return pl;
+  };
+  auto run_trial = [&](Player& pl, int64_t k) {
+    const int64_t t = first + k;
+    Agent& agent = *pl.agent;
+    Search* search = pl.search;
+    MoveList& moves = pl.moves;
+    Rng dice_rng = Rng(options.seed ^ kDiceSalt).split(static_cast<uint64_t>(t));
+    Rng agent_rng = Rng(options.seed ^ kAgentSalt).split(static_cast<uint64_t>(t));
+    Trial tr;
+    Outputs luck_sum{};
+    Position p = pos;
+    for (;;) {
+      if (auto o = game_outcome(p, options.rules)) {
+        tr.raw = outcome_outputs(*o, root);
+        break;
+      }
+      if (tr.turns >= options.max_turns)
+        throw Error("rollout: a trial exceeded " + std::to_string(options.max_turns) + " turns");
+      Dice d;
+      if (options.stratify && tr.turns == 0)
+        d = stratified_first_roll(t, opening_no_doubles);
+      else if (options.stratify && tr.turns == 1)
+        d = stratified_second_roll(t, opening_no_doubles);
+      else
+        d = roll_turn(dice_rng, options.rules, tr.turns == 0 && opening_no_doubles);
+      generate_moves(p, d, options.rules, moves);
+      if (search && (options.luck_turns <= 0 || tr.turns < options.luck_turns)) {
+        search->cache().new_generation();  // values from this turn only: thread-independent
+        const Side mover = p.side_to_move();
+        const Evaluation expected = search->evaluate(p, 1);  // mover's view, over all rolls
+        const Evaluation actual = search->best_static(p, moves).second;  // mover's view
+        const Outputs e = outputs_of(mover == root ? expected : expected.flipped());
+        const Outputs a = outputs_of(mover == root ? actual : actual.flipped());
+        for (int k = 0; k < kRoNumOutputs; ++k)
+          luck_sum[static_cast<size_t>(k)] += a[static_cast<size_t>(k)] - e[static_cast<size_t>(k)];
+      }
+      const size_t i = agent.choose(p, d, moves, agent_rng);
+      if (i >= moves.size())
+        throw Error("rollout: agent '" + agent.spec() + "' chose an invalid result");
+      p = moves[i].position;
+      ++tr.turns;
+    }
+    for (int k = 0; k < kRoNumOutputs; ++k)
+      tr.adjusted[static_cast<size_t>(k)] =
+          tr.raw[static_cast<size_t>(k)] - luck_sum[static_cast<size_t>(k)];
+    trials[static_cast<size_t>(k)] = tr;
+  };
+  // With several ranks a failure here travels to the others through the gather below.
+  try {
+    parallel_for(count, options.threads, make_player, run_trial);
+  } catch (...) {
+    if (world.size() == 1) throw;
+    error = std::current_exception();
+  }
   if (world.size() > 1) trials = gather_trials(world, trials, error);
   if (error) std::rethrow_exception(error);
 

@@ -203,9 +203,7 @@ std::string TournamentResult::to_json() const {
   }
   j["matches"] = nlohmann::json::array();
   for (const auto& m : matches) {
-    nlohmann::json mj = nlohmann::json::parse(m.result.to_json());
-    mj.erase("game_points");
-    mj.erase("pair_points");
+    nlohmann::json mj = nlohmann::json::parse(m.result.to_json(/*per_game=*/false));
     mj["a"] = m.a;
     mj["b"] = m.b;
     mj["rating_elo"] = m.elo;

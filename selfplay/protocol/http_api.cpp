@@ -303,8 +303,7 @@ HttpReply HttpApi::dispatch(const std::string& path, const Params& q) {
     const uint64_t seed = parse_seed_param(q, options_.seed);
     const int64_t turn = parse_int_param(q, "turn", 0, int64_t{1} << 40, 0);
     Rng rng = Rng(seed).split(static_cast<uint64_t>(turn));
-    const Dice dice =
-        opening_excludes_doubles(pos, rules) ? roll_opening(rng, rules) : roll_dice(rng);
+    const Dice dice = roll_turn(rng, rules, opening_excludes_doubles(pos, rules));
     return json_reply(Json{{"dice", dice_json(dice)}, {"seed", seed}, {"turn", turn}});
   }
   if (path == "/api/steps") {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
+#include <type_traits>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -158,6 +160,29 @@ YAML::Node flow_list(const std::vector<T>& v) {
   return n;
 }
 
+// Ranges as the documentation writes them: "1..256", "0..10^10", "(0, 10]".
+std::string integer_range_text(int64_t lo, int64_t hi) {
+  auto text = [](int64_t v) {
+    int e = 0;
+    int64_t p = 1;
+    while (p < v && e < 18) p *= 10, ++e;
+    return p == v && e >= 5 ? "10^" + std::to_string(e) : std::to_string(v);
+  };
+  return text(lo) + ".." + text(hi);
+}
+
+std::string number_range_text(double lo, double hi, bool lo_open) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%s%g, %g]", lo_open ? "(" : "[", lo, hi);
+  return buf;
+}
+
+std::string with_range(const std::string& doc, const std::string& range) {
+  const auto at = doc.find("{range}");
+  return at == std::string::npos ? doc + ", " + range
+                                 : doc.substr(0, at) + range + doc.substr(at + 7);
+}
+
 struct Field {
   ConfigKey key;
   std::function<void(TrainConfig&, const YAML::Node&)> set;
@@ -173,6 +198,24 @@ std::vector<Field> make_fields() {
                  std::function<YAML::Node(const TrainConfig&)> get) {
     f.push_back(Field{ConfigKey{std::move(path), std::move(type), std::move(doc)}, std::move(set),
                       std::move(get)});
+  };
+  // Integer and number keys: the range is written once, in the call; the parser checks it and
+  // the documentation states it (where "{range}" stands in `doc`).
+  auto add_integer = [&](std::string path, std::string doc, int64_t lo, int64_t hi, auto field) {
+    add(
+        std::move(path), "integer", with_range(doc, integer_range_text(lo, hi)),
+        [=](TrainConfig& c, const YAML::Node& n) {
+          auto& v = field(c);
+          v = static_cast<std::remove_reference_t<decltype(v)>>(parse_integer(n, lo, hi));
+        },
+        [=](const TrainConfig& c) { return integer(field(c)); });
+  };
+  auto add_number = [&](std::string path, std::string doc, double lo, double hi, bool lo_open,
+                        auto field) {
+    add(
+        std::move(path), "number", with_range(doc, number_range_text(lo, hi, lo_open)),
+        [=](TrainConfig& c, const YAML::Node& n) { field(c) = parse_number(n, lo, hi, lo_open); },
+        [=](const TrainConfig& c) { return number(field(c)); });
   };
   // ---- run ----
   add(
@@ -201,26 +244,22 @@ std::vector<Field> make_fields() {
       "run.seed", "integer", "seed of the initial weights and of every game's dice and exploration",
       [](TrainConfig& c, const YAML::Node& n) { c.run.seed = parse_unsigned(n); },
       [](const TrainConfig& c) { return YAML::Node(std::to_string(c.run.seed)); });
-  add(
-      "run.threads", "integer",
-      "self-play worker threads, 1..256 (the same seed and threads give the same run)",
-      [](TrainConfig& c, const YAML::Node& n) {
-        c.run.threads = static_cast<int>(parse_integer(n, 1, 256));
-      },
-      [](const TrainConfig& c) { return integer(c.run.threads); });
-  add(
-      "run.merge_every", "integer",
+  add_integer(
+      "run.threads",
+      "self-play worker threads, {range} (the same seed and threads give the same run)", 1, 256,
+      [](auto& c) -> auto& { return c.run.threads; });
+  add_integer(
+      "run.merge_every",
       "with run.threads > 1: games each worker plays on its own copy of the net between merges, "
-      "1..1000",
-      [](TrainConfig& c, const YAML::Node& n) {
-        c.run.merge_every = static_cast<int>(parse_integer(n, 1, 1000));
-      },
-      [](const TrainConfig& c) { return integer(c.run.merge_every); });
+      "{range}",
+      1, 1000, [](auto& c) -> auto& { return c.run.merge_every; });
   // ---- rules ----
   for (const std::string& key : Rules::keys()) {
     const bool is_bool = key == "last_roll_draw";
+    std::string values;
+    for (const auto& v : Rules::values_of(key)) values += (values.empty() ? "" : ", ") + v;
     add(
-        "rules." + key, is_bool ? "bool" : "string", "docs/rules.md variant",
+        "rules." + key, is_bool ? "bool" : "string", "docs/rules.md variant: " + values,
         [key, is_bool](TrainConfig& c, const YAML::Node& n) {
           if (is_bool) {
             c.rules.set(key, parse_bool(n) ? "true" : "false");
@@ -262,10 +301,9 @@ std::vector<Field> make_fields() {
       },
       [](const TrainConfig& c) { return scalar(c.net.backend); });
   // ---- td ----
-  add(
-      "td.alpha", "number", "TD step size at the start of the run, (0, 10]",
-      [](TrainConfig& c, const YAML::Node& n) { c.td.alpha.start = parse_number(n, 0, 10, true); },
-      [](const TrainConfig& c) { return number(c.td.alpha.start); });
+  add_number(
+      "td.alpha", "TD step size at the start of the run, {range}", 0, 10, true,
+      [](auto& c) -> auto& { return c.td.alpha.start; });
   add(
       "td.alpha_schedule", "string",
       "how alpha goes from td.alpha to td.alpha_final: constant, linear, exponential",
@@ -273,15 +311,12 @@ std::vector<Field> make_fields() {
         c.td.alpha.kind = parse_schedule_kind(parse_choice(n, kScheduleKinds));
       },
       [](const TrainConfig& c) { return scalar(schedule_kind_name(c.td.alpha.kind)); });
-  add(
-      "td.alpha_final", "number",
-      "TD step size at the end of the run (unused when constant), (0, 10]",
-      [](TrainConfig& c, const YAML::Node& n) { c.td.alpha.final = parse_number(n, 0, 10, true); },
-      [](const TrainConfig& c) { return number(c.td.alpha.final); });
-  add(
-      "td.lambda", "number", "eligibility-trace decay lambda at the start of the run, [0, 1]",
-      [](TrainConfig& c, const YAML::Node& n) { c.td.lambda.start = parse_number(n, 0, 1, false); },
-      [](const TrainConfig& c) { return number(c.td.lambda.start); });
+  add_number(
+      "td.alpha_final", "TD step size at the end of the run (unused when constant), {range}", 0, 10,
+      true, [](auto& c) -> auto& { return c.td.alpha.final; });
+  add_number(
+      "td.lambda", "eligibility-trace decay lambda at the start of the run, {range}", 0, 1, false,
+      [](auto& c) -> auto& { return c.td.lambda.start; });
   add(
       "td.lambda_schedule", "string",
       "how lambda goes from td.lambda to td.lambda_final: constant, linear, exponential",
@@ -289,17 +324,12 @@ std::vector<Field> make_fields() {
         c.td.lambda.kind = parse_schedule_kind(parse_choice(n, kScheduleKinds));
       },
       [](const TrainConfig& c) { return scalar(schedule_kind_name(c.td.lambda.kind)); });
-  add(
-      "td.lambda_final", "number",
-      "trace decay at the end of the run (unused when constant), [0, 1]",
-      [](TrainConfig& c, const YAML::Node& n) { c.td.lambda.final = parse_number(n, 0, 1, false); },
-      [](const TrainConfig& c) { return number(c.td.lambda.final); });
-  add(
-      "td.epsilon", "number", "probability of a uniformly random move at the start, [0, 1]",
-      [](TrainConfig& c, const YAML::Node& n) {
-        c.td.epsilon.start = parse_number(n, 0, 1, false);
-      },
-      [](const TrainConfig& c) { return number(c.td.epsilon.start); });
+  add_number(
+      "td.lambda_final", "trace decay at the end of the run (unused when constant), {range}", 0, 1,
+      false, [](auto& c) -> auto& { return c.td.lambda.final; });
+  add_number(
+      "td.epsilon", "probability of a uniformly random move at the start, {range}", 0, 1, false,
+      [](auto& c) -> auto& { return c.td.epsilon.start; });
   add(
       "td.epsilon_schedule", "string",
       "how epsilon goes from td.epsilon to td.epsilon_final: constant, linear, exponential",
@@ -307,62 +337,37 @@ std::vector<Field> make_fields() {
         c.td.epsilon.kind = parse_schedule_kind(parse_choice(n, kScheduleKinds));
       },
       [](const TrainConfig& c) { return scalar(schedule_kind_name(c.td.epsilon.kind)); });
-  add(
-      "td.epsilon_final", "number",
-      "probability of a random move at the end (unused when constant), [0, 1]",
-      [](TrainConfig& c, const YAML::Node& n) {
-        c.td.epsilon.final = parse_number(n, 0, 1, false);
-      },
-      [](const TrainConfig& c) { return number(c.td.epsilon.final); });
+  add_number(
+      "td.epsilon_final", "probability of a random move at the end (unused when constant), {range}",
+      0, 1, false, [](auto& c) -> auto& { return c.td.epsilon.final; });
   // ---- train ----
-  add(
-      "train.games", "integer", "self-play games of the run, 1..10^10",
-      [](TrainConfig& c, const YAML::Node& n) {
-        c.train.games = parse_integer(n, 1, 10'000'000'000LL);
-      },
-      [](const TrainConfig& c) { return integer(c.train.games); });
-  add(
-      "train.checkpoint_every", "integer", "games between checkpoints ckpt-<games>.pt, >= 1",
-      [](TrainConfig& c, const YAML::Node& n) {
-        c.train.checkpoint_every = parse_integer(n, 1, 10'000'000'000LL);
-      },
-      [](const TrainConfig& c) { return integer(c.train.checkpoint_every); });
-  add(
-      "train.keep_last", "integer", "ckpt-*.pt files kept (older ones are deleted), 1..10000",
-      [](TrainConfig& c, const YAML::Node& n) {
-        c.train.keep_last = static_cast<int>(parse_integer(n, 1, 10000));
-      },
-      [](const TrainConfig& c) { return integer(c.train.keep_last); });
-  add(
-      "train.eval_every", "integer", "games between evaluations, >= 0 (0: only at the end)",
-      [](TrainConfig& c, const YAML::Node& n) {
-        c.train.eval_every = parse_integer(n, 0, 10'000'000'000LL);
-      },
-      [](const TrainConfig& c) { return integer(c.train.eval_every); });
+  add_integer(
+      "train.games", "self-play games of the run, {range}", 1, 10'000'000'000LL,
+      [](auto& c) -> auto& { return c.train.games; });
+  add_integer(
+      "train.checkpoint_every", "games between checkpoints ckpt-<games>.pt, {range}", 1,
+      10'000'000'000LL, [](auto& c) -> auto& { return c.train.checkpoint_every; });
+  add_integer(
+      "train.keep_last", "ckpt-*.pt files kept (older ones are deleted), {range}", 1, 10000,
+      [](auto& c) -> auto& { return c.train.keep_last; });
+  add_integer(
+      "train.eval_every", "games between evaluations, {range} (0: only at the end)", 0,
+      10'000'000'000LL, [](auto& c) -> auto& { return c.train.eval_every; });
   // ---- eval ----
   add(
       "eval.opponents", "string list",
       "agent specs the net is evaluated against (selfplay/agents/agent.h)",
       [](TrainConfig& c, const YAML::Node& n) { c.eval.opponents = parse_string_list(n); },
       [](const TrainConfig& c) { return flow_list(c.eval.opponents); });
-  add(
-      "eval.games", "integer",
-      "games per opponent in each periodic evaluation (mirrored pairs), 2..10^8",
-      [](TrainConfig& c, const YAML::Node& n) { c.eval.games = parse_integer(n, 2, 100'000'000); },
-      [](const TrainConfig& c) { return integer(c.eval.games); });
-  add(
-      "eval.final_games", "integer",
-      "games per opponent in the final evaluation, >= 0 (0: eval.games)",
-      [](TrainConfig& c, const YAML::Node& n) {
-        c.eval.final_games = parse_integer(n, 0, 100'000'000);
-      },
-      [](const TrainConfig& c) { return integer(c.eval.final_games); });
-  add(
-      "eval.threads", "integer", "evaluation threads, 0..256 (0: run.threads)",
-      [](TrainConfig& c, const YAML::Node& n) {
-        c.eval.threads = static_cast<int>(parse_integer(n, 0, 256));
-      },
-      [](const TrainConfig& c) { return integer(c.eval.threads); });
+  add_integer(
+      "eval.games", "games per opponent in each periodic evaluation (mirrored pairs), {range}", 2,
+      100'000'000, [](auto& c) -> auto& { return c.eval.games; });
+  add_integer(
+      "eval.final_games", "games per opponent in the final evaluation, {range} (0: eval.games)", 0,
+      100'000'000, [](auto& c) -> auto& { return c.eval.final_games; });
+  add_integer(
+      "eval.threads", "evaluation threads, {range} (0: run.threads)", 0, 256,
+      [](auto& c) -> auto& { return c.eval.threads; });
   add(
       "eval.best_by", "string",
       "opponent whose points per game select best.pt ('' : the last opponent)",
@@ -375,20 +380,13 @@ std::vector<Field> make_fields() {
       "log.progress", "bool", "live progress line when stdout is a terminal",
       [](TrainConfig& c, const YAML::Node& n) { c.log.progress = parse_bool(n); },
       [](const TrainConfig& c) { return boolean(c.log.progress); });
-  add(
-      "log.interval_s", "number",
-      "seconds between plain progress lines (not a terminal), (0, 86400]",
-      [](TrainConfig& c, const YAML::Node& n) {
-        c.log.interval_s = parse_number(n, 0, 86400, true);
-      },
-      [](const TrainConfig& c) { return number(c.log.interval_s); });
-  add(
-      "log.metrics_every", "integer",
-      "games between metrics.jsonl lines, >= 0 (0: at checkpoints and evaluations only)",
-      [](TrainConfig& c, const YAML::Node& n) {
-        c.log.metrics_every = parse_integer(n, 0, 10'000'000'000LL);
-      },
-      [](const TrainConfig& c) { return integer(c.log.metrics_every); });
+  add_number(
+      "log.interval_s", "seconds between plain progress lines (not a terminal), {range}", 0, 86400,
+      true, [](auto& c) -> auto& { return c.log.interval_s; });
+  add_integer(
+      "log.metrics_every",
+      "games between metrics.jsonl lines, {range} (0: at checkpoints and evaluations only)", 0,
+      10'000'000'000LL, [](auto& c) -> auto& { return c.log.metrics_every; });
   return f;
 }
 
@@ -595,10 +593,25 @@ std::string to_yaml(const TrainConfig& c) {
 const std::vector<ConfigKey>& config_keys() {
   static const std::vector<ConfigKey> keys = [] {
     std::vector<ConfigKey> k;
-    for (const auto& f : fields()) k.push_back(f.key);
+    const TrainConfig defaults;
+    for (const auto& f : fields()) {
+      k.push_back(f.key);
+      YAML::Emitter out;
+      out << f.get(defaults);
+      k.back().default_value = out.c_str();
+    }
     return k;
   }();
   return keys;
+}
+
+std::string config_keys_markdown() {
+  std::string s = "| key | type | default | meaning and range |\n|---|---|---|---|\n";
+  for (const auto& k : config_keys()) {
+    const std::string def = k.default_value.empty() ? "\"\"" : k.default_value;
+    s += "| `" + k.path + "` | " + k.type + " | `" + def + "` | " + k.doc + " |\n";
+  }
+  return s;
 }
 
 }  // namespace nardy

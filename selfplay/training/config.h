@@ -4,46 +4,15 @@
 // and an unknown key is an error. Keys are addressed by path "section.key" in error messages
 // and in overrides (`nardy train --set td.lambda=0.7`, Python `overrides={"td.lambda": 0.7}`).
 //
-// | key                   | type          | default            | range / values                      |
-// |-----------------------|---------------|--------------------|-------------------------------------|
-// | run.name              | string        | default            | [A-Za-z0-9._-]+ (a directory name)  |
-// | run.dir               | string        | runs               | parent directory of the run         |
-// | run.seed              | integer       | 1                  | >= 0; seeds the net and every game  |
-// | run.threads           | integer       | 1                  | 1..256 self-play worker threads     |
-// | run.merge_every       | integer       | 16                 | 1..1000 games per worker between merges (threads > 1; selfplay/training/td_workers.h) |
-// | rules.opening         | string        | no_doubles         | no_doubles, any_roll                |
-// | rules.head_exception  | string        | standard           | standard, strict, none              |
-// | rules.last_roll_draw  | bool          | false              |                                     |
-// | rules.next_game_starter | string      | previous_black     | previous_black, previous_winner     |
-// | net.encoder           | string        | raw                | raw, extended (nn/encoder.h)        |
-// | net.hidden            | integer list  | [128]              | 1..4 layers of 1..4096 units        |
-// | net.activation        | string        | sigmoid            | sigmoid, tanh, relu                 |
-// | net.backend           | string        | fast               | fast (one hidden layer), libtorch   |
-// | td.alpha              | number        | 0.1                | (0, 10] TD step size at the start   |
-// | td.alpha_schedule     | string        | constant           | constant, linear, exponential       |
-// | td.alpha_final        | number        | 0.01               | (0, 10] step size at the end        |
-// | td.lambda             | number        | 0.7                | [0, 1] trace decay at the start     |
-// | td.lambda_schedule    | string        | constant           | constant, linear, exponential       |
-// | td.lambda_final       | number        | 0.7                | [0, 1] trace decay at the end       |
-// | td.epsilon            | number        | 0.0                | [0, 1] exploration rate at start    |
-// | td.epsilon_schedule   | string        | constant           | constant, linear, exponential       |
-// | td.epsilon_final      | number        | 0.0                | [0, 1] exploration rate at the end  |
-// | train.games           | integer       | 10000              | 1..10^10 self-play games            |
-// | train.checkpoint_every| integer       | 1000               | >= 1 games between checkpoints      |
-// | train.keep_last       | integer       | 3                  | 1..10000 ckpt-*.pt files kept       |
-// | train.eval_every      | integer       | 5000               | >= 0 games between evaluations (0: at the end only) |
-// | eval.opponents        | string list   | [random, heuristic]| agent specs (selfplay/agents/agent.h)      |
-// | eval.games            | integer       | 200                | 2..10^8 games per opponent (pairs)  |
-// | eval.final_games      | integer       | 0                  | >= 0 games in the final evaluation (0: eval.games) |
-// | eval.threads          | integer       | 0                  | 0..256 (0: run.threads)             |
-// | eval.best_by          | string        | "" (last opponent) | one of eval.opponents               |
-// | log.progress          | bool          | true               | live progress line on a terminal    |
-// | log.interval_s        | number        | 30                 | (0, 86400] s between plain log lines|
-// | log.metrics_every     | integer       | 1000               | >= 0 games between metrics lines (0: at checkpoints and evaluations only) |
+// Each fact about a key lives once: its default is the member initialiser below, its type,
+// meaning and range are its entry in config.cpp's table of fields (the parser checks that
+// range). config_keys() lists them; configs/README.md ("Keys") is generated from that list, and
+// tests keep it and the "(default X)" comments of configs/*.yaml equal to it.
 //
-// Evaluations always play mirrored pairs (both colours on the same dice, selfplay/evaluation/arena.h).
-// Errors name the source (file, or the --set assignment and its file), the key path and the
-// expectation, e.g. "config 'a.yaml': td.lambda: expected a number in [0, 1], got '1.5'".
+// Evaluations always play mirrored pairs (both colours on the same dice,
+// selfplay/evaluation/arena.h). Errors name the source (file, or the --set assignment and its
+// file), the key path and the expectation, e.g. "config 'a.yaml': td.lambda: expected a number
+// in [0, 1], got '1.5'".
 #pragma once
 
 #include <cstdint>
@@ -150,7 +119,11 @@ struct ConfigKey {
   std::string path;  // "td.lambda"
   std::string type;  // "number", "integer", "string", "bool", "integer list", "string list"
   std::string doc;   // meaning and range
+  std::string default_value;  // the default as YAML text: "0.7", "[128]", "" for an empty string
 };
 const std::vector<ConfigKey>& config_keys();
+// Every key as a Markdown table (key, type, default, meaning and range). The "Keys" table of
+// configs/README.md is this text, checked by tests/selfplay/training/config_test.cpp.
+std::string config_keys_markdown();
 
 }  // namespace nardy

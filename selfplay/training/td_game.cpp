@@ -43,7 +43,7 @@ TdGameStats TdSelfPlayer::play_game(Rng& rng, const TdGameParams& params, int ma
   encoder_.fill(pos, state_);
   Evaluation value = backend_->accumulate(state_, pos.side_to_move());
   while (stats.turns < max_turns) {
-    const Dice dice = stats.turns == 0 ? roll_opening(dice_rng, rules_) : roll_dice(dice_rng);
+    const Dice dice = roll_turn(dice_rng, rules_, stats.turns == 0);
     generate_moves(pos, dice, rules_, moves_);
     evaluate_moves(pos);
     const size_t n = moves_.size();

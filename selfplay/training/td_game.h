@@ -1,7 +1,8 @@
 // selfplay/training/td_game.h — one self-play game that trains the net by TD(λ) as it is played.
 //
 // Both sides are the same network (TD-Gammon, Tesauro 1992/1995). At every turn:
-//   1. the dice are rolled (roll_opening() on the first turn) and generate_moves() lists the
+//   1. the dice are rolled (roll_turn(), which applies the opening rule on the first turn) and
+//   generate_moves() lists the
 //      legal results into a reused MoveList;
 //   2. every result is encoded (from its side to move, the opponent) into a reused buffer and
 //      evaluated in one batch through the backend's incremental path, with the current board

@@ -30,58 +30,17 @@ double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-uint64_t mix64(uint64_t z) {
-  z += 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 constexpr uint64_t kEvalSalt = 0x3C6EF372FE94F82Bull;
 
-json finite_or_null(double x) {
-  return std::isfinite(x) ? json(x) : json(nullptr);
-}
-
-json eval_entry_json(const ArenaResult& r) {
-  return json{{"games", r.games},
-              {"points_per_game", r.a_points_per_game},
-              {"ci95_low", finite_or_null(r.ci95_low)},
-              {"ci95_high", finite_or_null(r.ci95_high)},
-              {"win_rate", r.a_win_rate},
-              {"wins", r.a_wins},
-              {"losses", r.b_wins},
-              {"draws", r.draws},
-              {"mars_won", r.a_mars},
-              {"mars_lost", r.b_mars}};
-}
-
-// The inverse of eval_json() for the fields it keeps (a resumed, finished run reports them).
+// The inverse of eval_json(): each opponent's match result (a resumed, finished run reports
+// them).
 std::vector<EvalEntry> eval_from_json(const std::string& text) {
   std::vector<EvalEntry> out;
   if (text.empty()) return out;
-  json j = json::parse(text);
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    EvalEntry e;
-    e.opponent = it.key();
-    const json& v = it.value();
-    auto num = [&](const char* k) {
-      return v.contains(k) && v[k].is_number() ? v[k].get<double>() : NAN;
-    };
-    e.result.games = v.value("games", int64_t{0});
-    e.result.pairs = e.result.games / 2;
-    e.result.a_points_per_game = num("points_per_game");
-    e.result.a_points = e.result.a_points_per_game * static_cast<double>(e.result.games);
-    e.result.ci95_low = num("ci95_low");
-    e.result.ci95_high = num("ci95_high");
-    e.result.a_win_rate = num("win_rate");
-    e.result.a_wins = v.value("wins", int64_t{0});
-    e.result.b_wins = v.value("losses", int64_t{0});
-    e.result.draws = v.value("draws", int64_t{0});
-    e.result.a_mars = v.value("mars_won", int64_t{0});
-    e.result.b_mars = v.value("mars_lost", int64_t{0});
-    out.push_back(std::move(e));
-  }
+  const json j = json::parse(text);
+  for (auto it = j.begin(); it != j.end(); ++it)
+    out.push_back(
+        EvalEntry{it.key(), ArenaResult::from_json(it.value().dump(), "state.json latest_eval")});
   return out;
 }
 
@@ -222,7 +181,7 @@ std::vector<EvalEntry> Trainer::evaluate(int64_t games_per_opponent) {
     options.games = games_per_opponent;
     options.threads = config_.eval_threads();
     options.world = &world_;
-    options.seed = mix64(config_.run.seed ^ kEvalSalt) + i;
+    options.seed = mix_seed(config_.run.seed ^ kEvalSalt) + i;
     options.rules = rules;
     const std::string name = "net:" + run_path_ + "@" + std::to_string(state_.games_done);
     AgentMaker net_maker = [&snapshot, rules, name] {
@@ -396,12 +355,12 @@ void check_resume_override(const TrainConfig& before, const TrainConfig& after,
 }  // namespace
 
 Rng game_rng(uint64_t seed, int64_t game) {
-  return Rng(mix64(seed) ^ mix64(static_cast<uint64_t>(game) + 0x5851F42D4C957F2Dull));
+  return Rng(mix_seed(seed) ^ mix_seed(static_cast<uint64_t>(game) + 0x5851F42D4C957F2Dull));
 }
 
 std::string eval_json(const std::vector<EvalEntry>& eval) {
   json j = json::object();
-  for (const auto& e : eval) j[e.opponent] = eval_entry_json(e.result);
+  for (const auto& e : eval) j[e.opponent] = json::parse(e.result.to_json(/*per_game=*/false));
   return j.dump();
 }
 

@@ -25,8 +25,8 @@
 // metrics.jsonl fields: games, games_per_s (self-play speed of the segment), mean_game_length
 // (turns), td_error (mean |target - value| equity per update), alpha, lambda, epsilon, positions,
 // elapsed_s (all sessions), and "eval" when the line follows an evaluation: an object keyed by
-// opponent spec with games, points_per_game, ci95_low, ci95_high, win_rate, wins, losses, draws,
-// mars_won, mars_lost.
+// opponent spec, each the match result of the net (A) against it in the arena's one JSON format
+// (ArenaResult::to_json without the per-game lists; selfplay/evaluation/arena.h).
 //
 // Several ranks (selfplay/distributed/world.h; `nardy train` under torchrun): every rank calls
 // train() or resume() with its World; rank 0's arguments are the ones used (the others' are

@@ -7,9 +7,9 @@
 #include <type_traits>
 #include <exception>
 #include <string>
-#include <thread>
 
 #include "core/error.h"
+#include "core/parallel_for.h"
 #include "nn/delta_merge.h"
 
 namespace nardy {
@@ -133,7 +133,6 @@ TdPlayStats TdWorkers::play(int64_t begin, int64_t end,
   int64_t round_end = std::min(end, begin + round_games);
   bool done = false;
   std::atomic<bool> failed{false};
-  std::vector<std::exception_ptr> errors(threads_);
   std::exception_ptr merge_error;  // the merge's, or another rank's failure
   std::vector<TdPlayStats> stats(threads_);
 
@@ -156,7 +155,10 @@ TdPlayStats TdWorkers::play(int64_t begin, int64_t end,
   };
   std::barrier sync(threads_, end_round);
 
-  auto worker = [&](int t) {
+  // A worker that fails keeps arriving at the barrier (so the others are not left waiting) and
+  // rethrows its exception when the rounds end; run_threads passes it on.
+  run_threads(threads_, [&](int t) {
+    std::exception_ptr error;
     while (true) {
       if (!failed.load(std::memory_order_relaxed)) {
         try {
@@ -167,20 +169,15 @@ TdPlayStats TdWorkers::play(int64_t begin, int64_t end,
             if (finished) finished->fetch_add(1, std::memory_order_relaxed);
           }
         } catch (...) {
-          errors[t] = std::current_exception();
+          error = std::current_exception();
           failed = true;
         }
       }
       sync.arrive_and_wait();
-      if (done) return;
+      if (done) break;
     }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads_; ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (auto& th : pool) th.join();
-  for (auto& e : errors)
-    if (e) std::rethrow_exception(e);
+    if (error) std::rethrow_exception(error);
+  });
   if (merge_error) std::rethrow_exception(merge_error);
   return total_over_ranks(stats);
 }

@@ -1,11 +1,14 @@
 // The `nardy` tool as a user runs it: `nardy legal` output format and agreement with the
 // library, and bad input giving a message on stderr with exit code 2 (`legal`, `show`), plus
-// `--help`. The tool's path comes from CMake (NARDY_CLI_PATH); without it the tests skip.
+// `--help`, and the `bench movegen` signature the README states. The tool's path comes from
+// CMake (NARDY_CLI_PATH); without it the tests skip. NARDY_SOURCE_DIR locates README.md;
+// NARDY_CLI_FULL says whether nardy-full (the commands that need LibTorch) is built.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -215,6 +218,29 @@ TEST_F(NardyCli, HelpAndMissingCommand) {
   CliRun unknown = run_nardy({"frobnicate"});
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.err, "");
+}
+
+// README.md's "Measured figures" states the signature of `nardy bench movegen` (its default
+// games and seed). Running the command must print that number: a change to move generation, the
+// dice or the benchmark's games shows up here and in the README together.
+TEST_F(NardyCli, BenchMovegenPrintsTheSignatureTheReadmeStates) {
+#if !defined(NARDY_CLI_FULL) || !defined(NARDY_SOURCE_DIR)
+  GTEST_SKIP() << "bench is a nardy-full command, not part of this build";
+#else
+  const std::string readme = slurp(std::string(NARDY_SOURCE_DIR) + "/README.md");
+  std::smatch stated;
+  ASSERT_TRUE(std::regex_search(readme, stated,
+                                std::regex(R"(signature ([0-9,]+) results for seed ([0-9]+))")))
+      << "README.md no longer states the bench movegen signature";
+  std::string number = stated[1];
+  std::erase(number, ',');
+  CliRun r = run_nardy({"bench", "movegen", "--seed", stated[2]});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::smatch printed;
+  ASSERT_TRUE(std::regex_search(r.out, printed, std::regex(R"(signature ([0-9]+) results)")))
+      << r.out;
+  EXPECT_EQ(printed[1].str(), number) << "update README.md if the change is intended";
+#endif
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ def test_learning_curve_from_a_run(small_run, tmp_path):
     line = ax_eval.get_lines()[labels.index("random")]
     evals = [m for m in metrics if "eval" in m]
     assert list(line.get_xdata()) == [m["games"] for m in evals]
-    assert list(line.get_ydata()) == [m["eval"]["random"]["points_per_game"] for m in evals]
+    assert list(line.get_ydata()) == [m["eval"]["random"]["a_points_per_game"] for m in evals]
     assert list(ax_td.get_lines()[0].get_ydata()) == [m["td_error"] for m in metrics]
     assert list(ax_speed.get_lines()[0].get_ydata()) == [m["games_per_s"] for m in metrics]
     fig.savefig(tmp_path / "lc.png")

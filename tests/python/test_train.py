@@ -26,8 +26,8 @@ def test_metrics_and_state(small_run):
     assert [m["games"] for m in evals] == [150, 300]
     last = evals[-1]["eval"]["heuristic"]
     final = dict(small_run.final_eval)["heuristic"]
-    assert last["points_per_game"] == pytest.approx(final.a_points_per_game)
-    assert last["wins"] == final.a_wins and last["games"] == final.games
+    assert last["a_points_per_game"] == pytest.approx(final.a_points_per_game)
+    assert last["a_wins"] == final.a_wins and last["games"] == final.games
     for m in metrics:
         assert m["games_per_s"] > 0 and m["td_error"] >= 0 and m["positions"] > 0
     state = nardy.read_state(small_run)

@@ -154,7 +154,7 @@ std::vector<Position> game_positions(Rng& rng, const Rules& rules, Policy policy
   MoveList moves;
   for (int turn = 0; turn < kMaxTurns && !game_outcome(pos, rules); ++turn) {
     out.push_back(pos);
-    Dice dice = turn == 0 ? roll_opening(rng, rules) : roll_dice(rng);
+    Dice dice = roll_turn(rng, rules, turn == 0);
     generate_moves(pos, dice, rules, moves);
     pos = moves[choose(moves, pos.side_to_move(), policy, rng)].position;
   }

@@ -50,7 +50,7 @@ def learning_curve(run: Any, opponents: Optional[Sequence[str]] = None, title: O
             if opponents is not None and opp not in opponents:
                 continue
             series.setdefault(opp, []).append(
-                (m["games"], e["points_per_game"], _finite(e.get("ci95_low")), _finite(e.get("ci95_high"))))
+                (m["games"], e["a_points_per_game"], _finite(e.get("ci95_low")), _finite(e.get("ci95_high"))))
     for opp, pts in series.items():
         xs = [p[0] for p in pts]
         ys = [p[1] for p in pts]

@@ -32,8 +32,9 @@ def read_metrics(run: Any) -> list[dict[str, Any]]:
     """Every line of ``metrics.jsonl`` as a dict, in order (empty if the run has none yet).
 
     Keys: games, games_per_s, mean_game_length, td_error, alpha, lambda, epsilon, positions, elapsed_s,
-    and ``eval`` after an evaluation: {opponent spec: {games, points_per_game, ci95_low,
-    ci95_high, win_rate, wins, losses, draws, mars_won, mars_lost}}.
+    and ``eval`` after an evaluation: {opponent spec: the match result of the net (A) against
+    it, in the format of ``nardy eval --json`` (a_points_per_game, ci95_low, ci95_high,
+    a_win_rate, a_wins, b_wins, draws, a_mars, b_mars, games, elo, ...; selfplay/evaluation/arena.h)}.
     """
     path = run_dir_of(run) / "metrics.jsonl"
     if not path.exists():

@@ -39,16 +39,14 @@ _ACTIVATIONS = {"sigmoid": torch.sigmoid, "tanh": torch.tanh, "relu": torch.relu
 METADATA_FILE = "nardy.json"
 
 
+# The head is defined once, in C++ (nn/evaluation.h), as TorchScript text; compiled here.
+_HEAD = torch.jit.CompilationUnit(_nardy.evaluation_head_torchscript()).evaluation_head
+
+
 def evaluation_head(z: torch.Tensor) -> torch.Tensor:
     """The head of nn/evaluation.h on logits ``z`` [N, K] (K = 3 or 4) -> [N, 5]: win, win_mars,
-    lose_mars, draw, equity. Differentiable; the same formula the C++ kernels and TorchScript use."""
-    win = torch.sigmoid(z[:, 0])
-    draw = (1.0 - win) * torch.sigmoid(z[:, 3]) if z.shape[1] >= 4 else torch.zeros_like(win)
-    lose = 1.0 - win - draw
-    win_mars = win * torch.sigmoid(z[:, 1])
-    lose_mars = lose * torch.sigmoid(z[:, 2])
-    equity = win + win_mars - lose - lose_mars
-    return torch.stack([win, win_mars, lose_mars, draw, equity], dim=1)
+    lose_mars, draw, equity. Differentiable; the same TorchScript the C++ modules use."""
+    return _HEAD(z)
 
 
 class ValueMLP(torch.nn.Module):

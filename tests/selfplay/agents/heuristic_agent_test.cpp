@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include "core/pos_text.h"
-#include "selfplay/evaluation/arena.h"
 
 namespace nardy {
 namespace {
@@ -43,18 +42,6 @@ TEST(HeuristicAgent, IsDeterministic) {
   Rng r1(1), r2(999);
   EXPECT_EQ(agent.choose(pos, Dice{6, 3}, moves, r1), agent.choose(pos, Dice{6, 3}, moves, r2));
   EXPECT_EQ(make_basic_agent("heuristic")->spec(), "heuristic");
-}
-
-TEST(HeuristicAgent, BeatsRandomInAtLeast90PercentOfGames) {
-  // 400 mirrored games, fixed seed. Measured when written: 96.0% wins, +1.40 points/game
-  // [+1.34, +1.47] (nardy eval heuristic random --games 400 --seed 20240601).
-  ArenaOptions options;
-  options.games = 400;
-  options.seed = 20240601;
-  options.threads = 2;
-  ArenaResult r = run_arena("heuristic", "random", options);
-  EXPECT_GE(r.a_win_rate, 0.90) << r.to_text();
-  EXPECT_GT(r.ci95_low, 1.0) << r.to_text();
 }
 
 }  // namespace

@@ -10,10 +10,12 @@
 #include "core/error.h"
 #include "selfplay/evaluation/stats.h"
 #include "tests/selfplay/test_agents.h"
+#include "tests/support/error_of.h"
 
 namespace nardy {
 namespace {
 
+using testing::error_of;
 using testing::racer;
 
 // Records which side it was asked to move for, then plays the first result.
@@ -129,6 +131,35 @@ TEST(Arena, JsonStatisticsEqualARecomputationFromRawGames) {
   EXPECT_GT(j["elo_ci95_high"].get<double>(), j["elo"].get<double>());
   // The racer should be clearly better than random.
   EXPECT_GT(j["a_points_per_game"].get<double>(), 0.3);
+}
+
+// The one match-result format reads back to the same result, with and without the per-game
+// lists, SPRT included; text that is not a result is a clear error.
+TEST(Arena, JsonReadsBackToTheSameResult) {
+  ArenaOptions o;
+  o.games = 30;
+  o.seed = 9;
+  o.sprt = SprtOptions{};
+  const ArenaResult r = run_arena(racer(), random_agent(), o);
+  const ArenaResult back = ArenaResult::from_json(r.to_json(), "test");
+  EXPECT_EQ(back.to_json(), r.to_json());
+  EXPECT_EQ(back.game_points, r.game_points);
+  EXPECT_EQ(back.sprt_verdict, r.sprt_verdict);
+  const std::string summary = r.to_json(/*per_game=*/false);
+  EXPECT_FALSE(nlohmann::json::parse(summary).contains("game_points"));
+  EXPECT_EQ(ArenaResult::from_json(summary, "test").to_json(false), summary);
+  // One pair: the CI is infinite, written as null and read back as infinite.
+  o.games = 2;
+  o.sprt.reset();
+  const ArenaResult one = run_arena(racer(), random_agent(), o);
+  EXPECT_TRUE(nlohmann::json::parse(one.to_json())["ci95_low"].is_null());
+  EXPECT_EQ(ArenaResult::from_json(one.to_json(), "test").ci95_high, one.ci95_high);
+  EXPECT_EQ(error_of([] { ArenaResult::from_json("[1, 2]", "x.json"); }),
+            "x.json: a match result must be a JSON object");
+  EXPECT_NE(error_of([] {
+              ArenaResult::from_json("{\"games\": \"many\"}", "x.json");
+            }).find("x.json: not a match result"),
+            std::string::npos);
 }
 
 TEST(Arena, SprtAcceptsH1ForTheClearlyBetterAgentAndH0ForTheWorse) {

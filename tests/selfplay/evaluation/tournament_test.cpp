@@ -42,6 +42,12 @@ TEST(Tournament, RoundRobinRatesTheStrongerPlayerHigher) {
   EXPECT_EQ(j["players"].size(), 3u);
   EXPECT_DOUBLE_EQ(j["players"][1]["elo"].get<double>(), t.ratings[1].elo);
   EXPECT_EQ(j["matches"].size(), 3u);
+  // Each match in the arena's format (without the per-game lists), plus the pairing.
+  nlohmann::json match = j["matches"][1];
+  EXPECT_EQ(match["a"], 0);
+  EXPECT_EQ(match["b"], 2);
+  for (const char* pairing : {"a", "b", "rating_elo", "rating_elo_se"}) match.erase(pairing);
+  EXPECT_EQ(match, nlohmann::json::parse(t.matches[1].result.to_json(/*per_game=*/false)));
   EXPECT_NE(t.to_text().find("heuristic"), std::string::npos);
 }
 

@@ -301,9 +301,9 @@ TEST_F(TdTrainerTest, CheckpointRotationBestAndMetrics) {
       evaluated.push_back(j["games"].get<int64_t>());
       const json& e = j["eval"]["random"];
       EXPECT_EQ(e["games"].get<int64_t>(), j["games"].get<int64_t>() == 240 ? 40 : 20);
-      EXPECT_LE(e["ci95_low"].get<double>(), e["points_per_game"].get<double>());
-      if (e["points_per_game"].get<double>() > best)
-        best = e["points_per_game"].get<double>(), best_games = j["games"];
+      EXPECT_LE(e["ci95_low"].get<double>(), e["a_points_per_game"].get<double>());
+      if (e["a_points_per_game"].get<double>() > best)
+        best = e["a_points_per_game"].get<double>(), best_games = j["games"];
     }
   }
   EXPECT_EQ(evaluated, (std::vector<int64_t>{80, 160, 240}));
