@@ -281,3 +281,20 @@ def test_bit_flips_in_any_member_never_load(tmp_path):
             flipped.write_bytes(bytes(b))
             with pytest.raises(NardyError, match="flipped.pt"):
                 nardy.load_checkpoint(str(flipped))
+
+
+def test_the_shipped_model_loads_and_plays():
+    # models/nardy-td-1.pt, copied into the package by the build (selfplay/search/shipped_models.h).
+    assert "nardy-td-1" in nardy.list_models()
+    net = nardy.load_model()
+    assert net.shape["hidden"] == [256] and net.shape["encoder"] == "extended-v1"
+    assert nardy.make_agent("default").choose(nardy.Position.start(), 6, 5).notation == "24/13"
+
+
+def test_a_missing_model_names_where_it_looked(tmp_path, monkeypatch):
+    monkeypatch.setenv("NARDY_MODEL_DIR", str(tmp_path))
+    with pytest.raises(nardy.NardyError, match="no file nope.pt in " + str(tmp_path)):
+        nardy.load_model("nope")
+    (tmp_path / "broken.pt").write_bytes(b"junk")
+    with pytest.raises(nardy.NardyError, match="broken.pt"):
+        nardy.load_model("broken")
