@@ -9,6 +9,7 @@
 //   'net:PATH:ply=1' nardy.Agent     from make_agent(), python_agent() or ValueNet.agent()
 //   nardy.ValueNet  the greedy (0-ply) agent of that net
 //   a callable      fn(position, dice, moves) -> index | MoveResult | Position, adapted through
+//                   (moves sorted by position, as Position.legal() returns them)
 //                   selfplay/agents/callback_agent.h; an object with a .choose method works too
 //
 // Python agents and threads: the callable is held by the PyAgent (a strong reference made with
@@ -156,14 +157,22 @@ inline size_t python_choice(py::handle r, const MoveList& moves, const std::stri
   return static_cast<size_t>(i);
 }
 
-// Calls a Python agent: fn(position, (d1, d2), [MoveResult, ...]). Takes the GIL.
+// Calls a Python agent: fn(position, (d1, d2), [MoveResult, ...]). Takes the GIL. The agent
+// sees the moves sorted by position, the one order of Position.legal(), Game.legal() and the
+// environment's legal_moves, so an index computed from any of them names the same move; the
+// choice is mapped back to `moves`.
 inline size_t call_python_agent(PyObject* fn, const std::string& spec, const Position& pos,
                                 Dice dice, const MoveList& moves) {
+  MoveList sorted = moves;
+  sort_by_position(sorted);
   py::gil_scoped_acquire gil;
-  py::list ms(moves.size());
-  for (size_t i = 0; i < moves.size(); ++i) ms[i] = py::cast(moves[i]);
+  py::list ms(sorted.size());
+  for (size_t i = 0; i < sorted.size(); ++i) ms[i] = py::cast(sorted[i]);
   py::object r = py::reinterpret_borrow<py::object>(fn)(py::cast(pos), dice_tuple(dice), ms);
-  return python_choice(r, moves, spec);
+  const Position& chosen = sorted[python_choice(r, sorted, spec)].position;
+  for (size_t i = 0; i < moves.size(); ++i)
+    if (moves[i].position == chosen) return i;
+  throw Error("agent '" + spec + "': internal error, chosen move not found");  // unreachable
 }
 
 inline PyAgentPtr spec_agent(const std::string& spec) {

@@ -289,6 +289,13 @@ void bind_train(py::module_& m) {
       [](const py::object& config, const py::object& overrides, const py::object& callback,
          bool verbose) {
         const TrainConfig c = config_arg(config, overrides);
+        // The library's message names the CLI's flags; say it the Python way.
+        const std::string run = c.run_path();
+        if (RunDir::holds_run(run))
+          throw Error("run directory '" + run + "' already holds a run: continue it with " +
+                      "nardy.resume('" + run + "'), or give the new run another name (" +
+                      "{\"run\": {\"name\": \"NAME\"}} in the config or overrides) or " +
+                      "delete the directory");
         return run_training(callback, verbose, c.best_opponent(),
                             [&](const TrainCallbacks& cb) { return train(c, cb); });
       },

@@ -14,8 +14,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr int kMaxHiddenLayers = 16;
-constexpr int kMaxUnits = 65536;
 constexpr const char* kFormat = "nardy-value-net";
 
 std::string crc_text(uLong crc) {
@@ -50,13 +48,13 @@ NetShape checked_shape(const NetShape& shape, const std::string& context) {
   } catch (const Error& e) {
     throw Error(context + ": " + e.what());
   }
-  if (s.hidden.size() > static_cast<size_t>(kMaxHiddenLayers))
-    throw Error(context + ": " + std::to_string(s.hidden.size()) + " hidden layers (at most " +
+  if (s.hidden.empty() || s.hidden.size() > static_cast<size_t>(kMaxHiddenLayers))
+    throw Error(context + ": " + std::to_string(s.hidden.size()) + " hidden layers (expected 1.." +
                 std::to_string(kMaxHiddenLayers) + ")");
   for (int h : s.hidden)
-    if (h < 1 || h > kMaxUnits)
+    if (h < 1 || h > kMaxHiddenUnits)
       throw Error(context + ": hidden layer of " + std::to_string(h) + " units (expected 1.." +
-                  std::to_string(kMaxUnits) + ")");
+                  std::to_string(kMaxHiddenUnits) + ")");
   if (s.num_outputs != 3 && s.num_outputs != 4)
     throw Error(context + ": " + std::to_string(s.num_outputs) +
                 " outputs (expected 3, or 4 for rules with last_roll_draw)");

@@ -44,7 +44,8 @@ namespace nardy {
 constexpr int kCheckpointFormatVersion = 1;
 constexpr const char* kCheckpointMetadataFile = "nardy.json";
 
-// Validates `shape` (known encoder, 0..16 hidden layers of 1..65536 units, 3 or 4 outputs) and
+// Validates `shape` (known encoder, 1..kMaxHiddenLayers hidden layers of 1..kMaxHiddenUnits
+// units (nn/value_net.h), 3 or 4 outputs) and
 // returns it with the encoder given by its full id. Throws Error naming `context` otherwise.
 NetShape checked_shape(const NetShape& shape, const std::string& context);
 

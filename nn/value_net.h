@@ -51,6 +51,11 @@ std::string activation_name(Activation a);
 // LibTorch's intra-op thread count for this process (see the note above).
 void set_torch_threads(int n);
 
+// The shapes a net may have, one definition for ValueNet::create, checkpoints and training
+// configs (net.hidden): 1..kMaxHiddenLayers hidden layers of 1..kMaxHiddenUnits units each.
+constexpr int kMaxHiddenLayers = 4;
+constexpr int kMaxHiddenUnits = 4096;
+
 struct NetShape {
   std::string encoder = "raw-v1";  // encoder id
   std::vector<int> hidden = {128};

@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "nn/encoder.h"
+#include "nn/value_net.h"
 #include "selfplay/agents/agent.h"
 #include "selfplay/search/net_agent.h"
 #include "selfplay/search/agent_kinds.h"
@@ -285,8 +286,11 @@ std::vector<Field> make_fields() {
       [](const TrainConfig& c) { return scalar(c.net.encoder); });
   add(
       "net.hidden", "integer list",
-      "hidden layer widths, input side first; 1..4 layers of 1..4096 units",
-      [](TrainConfig& c, const YAML::Node& n) { c.net.hidden = parse_int_list(n, 1, 4, 1, 4096); },
+      "hidden layer widths, input side first; 1.." + std::to_string(kMaxHiddenLayers) +
+          " layers of 1.." + std::to_string(kMaxHiddenUnits) + " units",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.net.hidden = parse_int_list(n, 1, kMaxHiddenLayers, 1, kMaxHiddenUnits);
+      },
       [](const TrainConfig& c) { return flow_list(c.net.hidden); });
   add(
       "net.activation", "string", "hidden activation: sigmoid, tanh or relu",

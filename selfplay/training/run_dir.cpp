@@ -116,6 +116,11 @@ RunDir RunDir::open(const std::string& path) {
   return d;
 }
 
+bool RunDir::holds_run(const std::string& path) {
+  RunDir d(path);
+  return fs::exists(d.state_path()) || !d.checkpoint_games().empty();
+}
+
 RunDir RunDir::open_for_resume(const std::string& path) {
   std::string p = path;
   while (p.size() > 1 && p.back() == '/') p.pop_back();

@@ -64,6 +64,8 @@ class RunDir {
   // open() for a resume: first removes the *.tmp files a kill -9 during an atomic write
   // left behind, also when open() then refuses the directory.
   static RunDir open_for_resume(const std::string& path);
+  // Whether create(path) would refuse: the directory holds a state.json or a ckpt-*.pt.
+  static bool holds_run(const std::string& path);
 
   const std::string& path() const { return path_; }
   std::string file(std::string_view name) const { return path_ + "/" + std::string(name); }

@@ -211,3 +211,22 @@ def test_analyze_errors(checkpoint):
     finished = Position.from_points([0] * 11 + [-15] + [0] * 12, "b")
     with pytest.raises(NardyError, match="game is over"):
         nardy.analyze(finished, 6, 5)
+
+
+def test_python_agent_moves_in_the_order_of_position_legal():
+    # One order everywhere: an index into Position.legal(...) names the move the agent's
+    # `moves[index]` names, for every roll of a middle-game position.
+    seen = []
+
+    def spy(position, dice, moves):
+        assert [m.position for m in moves] == [m.position for m in position.legal(*dice)]
+        seen.append(len(moves))
+        return len(moves) - 1  # the last one: differs from a movegen-order pick
+
+    def last_of_legal(position, dice, moves):
+        return position.legal(*dice)[-1]
+
+    games_a = nardy.play(spy, "random", games=2, seed=5)
+    games_b = nardy.play(last_of_legal, "random", games=2, seed=5)
+    assert [g.record() for g in games_a] == [g.record() for g in games_b]
+    assert max(seen) > 1

@@ -69,7 +69,7 @@ def test_save_board(tmp_path):
     width = int.from_bytes(data[16:20], "big")
     assert width == 400
     assert nardy.board.board_png(MID)[:4] == b"\x89PNG"
-    with pytest.raises(ValueError, match=".svg or .png"):
+    with pytest.raises(nardy.NardyError, match=r"unknown extension '\.jpg' \(expected \.svg or \.png\)"):
         nardy.save_board(MID, tmp_path / "m.jpg")
 
 

@@ -74,3 +74,15 @@ def test_notebooks_are_stored_without_outputs():
         for cell in nb["cells"]:
             if cell["cell_type"] == "code":
                 assert cell["outputs"] == [] and cell["execution_count"] is None, f"{path.name}: strip the outputs"
+
+
+def test_public_helpers_are_in_all_and_help():
+    import pydoc
+
+    import nardy
+
+    text = pydoc.plain(pydoc.render_doc(nardy))
+    for name in ("save_board", "read_metrics", "read_state", "list_checkpoints", "load_checkpoint", "Position"):
+        assert name in nardy.__all__, name
+        assert name + "(" in text or "class " + name in text, name
+    assert all(hasattr(nardy, name) for name in nardy.__all__)

@@ -43,6 +43,20 @@ def test_same_config_same_net(tmp_path, small_run):
     b = nardy.load_checkpoint(again.checkpoint).parameters()
     assert all((x == y).all() for x, y in zip(a, b))
     assert again.final_eval == [] and again.best_checkpoint == ""
+    # The same config again on the existing run: the error says the Python way out.
+    with pytest.raises(nardy.NardyError, match=r"already holds a run: continue it with nardy\.resume\('.*'\), or "
+                       r"give the new run another name \(\{\"run\": \{\"name\": \"NAME\"\}\}") as e:
+        nardy.train(SMALL_RUN_CONFIG, overrides={"run.dir": str(tmp_path), "eval.opponents": []})
+    assert "--" not in str(e.value)
+
+
+def test_value_net_create_and_config_agree_on_shapes(tmp_path):
+    nardy.ValueNet.create(hidden=[4096, 1, 1, 1])
+    for hidden in ([4097], [1, 1, 1, 1, 1], []):
+        with pytest.raises(nardy.NardyError, match="hidden layer"):
+            nardy.ValueNet.create(hidden=hidden)
+        with pytest.raises(nardy.NardyError, match="net.hidden"):
+            nardy.train({"net": {"hidden": hidden}, "run": {"dir": str(tmp_path)}})
 
 
 def test_config_forms_agree(tmp_path, checkpoint):

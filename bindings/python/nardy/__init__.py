@@ -35,14 +35,19 @@ Bad input raises :class:`nardy.NardyError` (a ``ValueError``) with the engine's 
 from nardy import _nardy
 from nardy._nardy import *  # noqa: F401,F403 — every public name of the compiled module
 
-# Every public name of the compiled module, so new bind_<area>.cpp files need no edit here.
-__all__ = sorted(name for name in dir(_nardy) if not name.startswith("_"))
-
 NardyError.__module__ = "nardy"  # noqa: F405 — shown as nardy.NardyError in tracebacks
 
 # Pure-Python helpers (no torch, numpy or matplotlib at import time).
 from nardy.board import save_board  # noqa: E402 — .svg/.png pictures (cairosvg only for PNG)
 from nardy.runs import list_checkpoints, read_metrics, read_state  # noqa: E402 — run directories
+
+# Every public name: the compiled module's (so new bind_<area>.cpp files need no edit here) and
+# the helpers', so that `from nardy import *` and help(nardy) show them all. (NardyEnv and the
+# lazy submodules stay out: listing them would import numpy/torch on a star import.)
+__all__ = sorted(
+    {name for name in dir(_nardy) if not name.startswith("_")}
+    | {"save_board", "list_checkpoints", "read_metrics", "read_state"}
+)
 
 # Submodules loaded on first use: nardy.plots (matplotlib), nardy.env (numpy),
 # nardy.torch_interop (torch); nardy.NardyEnv is nardy.env.NardyEnv.

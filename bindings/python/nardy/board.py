@@ -39,7 +39,7 @@ def save_board(position: Any, path: Union[str, "os.PathLike[str]"], arrows: Any 
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".svg", ".png"):
-        raise ValueError(f"save_board: '{path}': expected a .svg or .png file name")
+        raise _nardy.NardyError(f"save_board: '{path}': unknown extension {path.suffix!r} (expected .svg or .png)")
     svg = _nardy.board_svg(position, arrows=arrows, title=title, width=width)
     if suffix == ".svg":
         path.write_text(svg, encoding="utf-8")
