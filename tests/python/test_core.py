@@ -560,6 +560,8 @@ def test_stub_covers_the_compiled_module():
         elif isinstance(node, ast.AnnAssign):
             stub[node.target.id] = set()
     for name in nardy.__all__:
+        if getattr(getattr(nardy, name), "__module__", "") in ("nardy.runs", "nardy.board"):
+            continue  # a pure-Python helper (nardy.runs, nardy.board): typed in its own module
         assert name in stub, f"{name} is missing from _nardy.pyi"
         obj = getattr(nardy, name)
         if isinstance(obj, type) and not issubclass(obj, BaseException):

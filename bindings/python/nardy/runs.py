@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 from typing import Any, Union
 
+from nardy._nardy import NardyError
+
 PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["read_metrics", "read_state", "list_checkpoints", "run_dir_of"]
@@ -22,10 +24,13 @@ def run_dir_of(run: Any) -> Path:
     """The run directory of a path or of a :class:`nardy.TrainResult` (its ``run_dir``)."""
     if hasattr(run, "run_dir"):
         run = run.run_dir
-    path = Path(run)
-    if not path.is_dir():
-        raise FileNotFoundError(f"run directory '{path}' does not exist")
-    return path
+    try:
+        path = Path(run)
+        if path.is_dir():
+            return path
+    except (OSError, ValueError) as e:  # e.g. a name too long, an embedded NUL
+        raise NardyError(f"run directory {str(run)[:200]!r}: {e}") from None
+    raise NardyError(f"run directory {str(path)[:200]!r} does not exist")
 
 
 def read_metrics(run: Any) -> list[dict[str, Any]]:
@@ -55,14 +60,24 @@ def read_metrics(run: Any) -> list[dict[str, Any]]:
 def read_state(run: Any) -> dict[str, Any]:
     """``state.json`` of a run as a dict (games_done, positions, elapsed_s, checkpoint, ...)."""
     path = run_dir_of(run) / "state.json"
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as e:
+        raise NardyError(f"cannot read '{path}': {e.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise NardyError(f"'{path}': not a JSON object ({e})") from None
 
 
 def list_checkpoints(run: Any) -> list[Path]:
     """The ``ckpt-<games>.pt`` files of a run, ordered by games (ckpt-2 before ckpt-10)."""
     found = []
-    for p in run_dir_of(run).iterdir():
+    directory = run_dir_of(run)
+    try:
+        entries = list(directory.iterdir())
+    except OSError as e:
+        raise NardyError(f"cannot list run directory '{directory}': {e.strerror}") from None
+    for p in entries:
         m = re.fullmatch(r"ckpt-(\d+)\.pt", p.name)
         if m:
             found.append((int(m.group(1)), p))
