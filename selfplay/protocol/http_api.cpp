@@ -310,7 +310,10 @@ HttpReply HttpApi::dispatch(const std::string& path, const Params& q) {
     const auto [pos, dice] = parse_turn(q, rules);
     const auto steps =
         parsing("played", [&] { return parse_checker_steps(param(q, "played").value_or("")); });
-    const MoveInProgress m = parsing("played", [&] { return build_move(pos, dice, rules, steps); });
+    // (clang 14 cannot capture structured bindings in a lambda: copy them first.)
+    const Position at = pos;
+    const Dice roll = dice;
+    const MoveInProgress m = parsing("played", [&] { return build_move(at, roll, rules, steps); });
     Json j;
     j["board"] = position_json(m.board, rules);
     j["dice_left"] = m.dice_left;

@@ -167,7 +167,7 @@ TEST_F(NardyCli, ShowDrawsAndRejectsBadInput) {
   EXPECT_EQ(bad_pos.err, "nardy: position '1,2 w': expected 24 point counts, got 2\n");
 }
 
-#ifdef NARDY_TEST_DATA
+#if defined(NARDY_TEST_DATA) && defined(NARDY_CLI_FULL)
 // `nardy bench` alone prints one table with every row and its signature (tiny workloads here;
 // the signatures themselves are checked in tests/bench/signature_test.cpp).
 TEST_F(NardyCli, BenchPrintsTheSummaryTable) {
