@@ -92,7 +92,7 @@ ASAN_TARGETS ?= tests/core/all tests/nn/all selfplay_agents_tests selfplay_searc
 # through the same code the other core tests reach) took ~28 min under ASan on the shared 2-core
 # machine; the rest of core took seconds. ASAN_EXCLUDE= runs them too.
 ASAN_EXCLUDE ?= RandomSim|GamePositions|ScatteredPositions|BearOffEndgames|AllRolls
-# No suppressions (tests/fuzz/README.md, "Sanitizer options").
+# No suppressions here; the fuzz targets have one, explained in tests/fuzz/lsan.supp.
 SANITIZER_ENV := ASAN_OPTIONS=strict_string_checks=1:detect_stack_use_after_return=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
