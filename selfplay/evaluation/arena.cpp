@@ -294,12 +294,8 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b,
 
 ArenaResult run_arena(const std::string& spec_a, const std::string& spec_b,
                       const ArenaOptions& options) {
-  // Validate both specs on this thread first, so a bad spec is one clear error.
-  make_agent(spec_a, options.rules);
-  make_agent(spec_b, options.rules);
-  const Rules rules = options.rules;
-  return run_arena([spec_a, rules] { return make_agent(spec_a, rules); },
-                   [spec_b, rules] { return make_agent(spec_b, rules); }, options);
+  return run_arena(checked_agent_maker(spec_a, options.rules),
+                   checked_agent_maker(spec_b, options.rules), options);
 }
 
 std::string ArenaResult::to_json(bool per_game) const {

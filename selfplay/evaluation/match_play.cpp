@@ -176,11 +176,8 @@ MatchResult run_matches(const AgentMaker& make_a, const AgentMaker& make_b,
 
 MatchResult run_matches(const std::string& spec_a, const std::string& spec_b,
                         const MatchOptions& options) {
-  make_agent(spec_a, options.rules);
-  make_agent(spec_b, options.rules);
-  const Rules rules = options.rules;
-  return run_matches([spec_a, rules] { return make_agent(spec_a, rules); },
-                     [spec_b, rules] { return make_agent(spec_b, rules); }, options);
+  return run_matches(checked_agent_maker(spec_a, options.rules),
+                     checked_agent_maker(spec_b, options.rules), options);
 }
 
 std::string MatchResult::to_json() const {

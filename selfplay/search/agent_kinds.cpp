@@ -30,6 +30,11 @@ std::optional<NetAgentSpec> net_agent_spec(std::string_view spec) {
   return parse_net_agent_spec(path + std::string(options), spec);
 }
 
+AgentMaker checked_agent_maker(const std::string& spec, const Rules& rules) {
+  make_agent(spec, rules);
+  return [spec, rules] { return make_agent(spec, rules); };
+}
+
 std::unique_ptr<Agent> make_agent(std::string_view spec, const Rules& rules) {
   if (auto basic = make_basic_agent(spec)) return basic;
   if (auto net_spec = net_agent_spec(spec)) {

@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "core/rules.h"
@@ -24,6 +25,10 @@ namespace nardy {
 // Creates an agent from its spec for the given rules. Throws Error naming the spec on an
 // unknown kind, a bad option or a checkpoint that cannot be found or loaded.
 std::unique_ptr<Agent> make_agent(std::string_view spec, const Rules& rules);
+
+// A maker of fresh agents of `spec` (one per worker thread), the spec checked here first, on
+// the calling thread, so a bad spec is one clear error before any worker starts.
+AgentMaker checked_agent_maker(const std::string& spec, const Rules& rules);
 
 // The checkpoint path and options of a spec that names a net (net:, model:, default); nullopt
 // for every other kind. Throws Error naming the spec on bad options or a model not found.
