@@ -8,7 +8,7 @@ CONFIG ?= configs/default.yaml
 # Debian packages the build, the tests and the notebooks need.
 DEB_PACKAGES := build-essential cmake ninja-build pkg-config \
   libgtest-dev libgmock-dev libbenchmark-dev \
-  libtorch-dev libopenblas0-pthread pybind11-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev \
+  libtorch-dev libopenblas0-pthread zlib1g-dev pybind11-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev \
   python3-dev python3-torch python3-numpy python3-matplotlib python3-pytest python3-yaml \
   jupyter-nbconvert python3-ipykernel python3-nbformat python3-cairosvg \
   libcpp-httplib-dev chromium nodejs
@@ -61,10 +61,10 @@ test-notebooks:
 test-browser:
 	node $(BROWSER_TEST)/play_game.mjs $(BUILD) $(BUILD)/test-artifacts
 
-# Builds only the `nardy` tool (not the tests or the Python module), then trains.
+# Builds only the `nardy` tool and the race table (not the tests or the Python module), then trains.
 # Extra arguments: make train TRAIN_ARGS="--set run.name=mine --set train.games=20000".
 train: deps $(BUILD)/build.ninja
-	cmake --build $(BUILD) -j $(JOBS) --target nardy
+	cmake --build $(BUILD) -j $(JOBS) --target nardy bearoff_table
 	$(BUILD)/nardy train --config $(CONFIG) $(TRAIN_ARGS)
 
 bench: build

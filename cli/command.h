@@ -34,6 +34,10 @@ void add_rollout_command(CLI::App& app);
 void add_tournament_command(CLI::App& app);
 void add_engine_command(CLI::App& app);
 void add_serve_command(CLI::App& app);
+// `bearoff build|odds` (cli/bearoff.cpp; torch-free, run by both front ends).
+void add_bearoff_command(CLI::App& app);
+// `benchmark AGENT` and `benchmark build` (cli/benchmark.cpp).
+void add_benchmark_command(CLI::App& app);
 
 // Adds the repeated `--rule KEY=VALUE` option; the result is read with rules_from().
 void add_rule_option(CLI::App& cmd, std::vector<std::string>& assignments);

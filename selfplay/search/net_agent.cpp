@@ -65,6 +65,7 @@ SearchOptions net_search_options(const NetAgentOptions& o) {
   s.filter_keep = o.filter_keep;
   s.filter_delta = o.filter_delta;
   s.cache_bits = o.cache_bits;
+  s.tables = o.tables ? default_bearoff_table() : nullptr;
   return s;
 }
 
@@ -165,9 +166,14 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
       out.options.cache_bits = parse_number<int>(value, spec, key);
     } else if (key == "backend") {
       out.options.backend = std::string(value);
+    } else if (key == "tables") {
+      if (value != "0" && value != "1")
+        throw Error("agent '" + spec + "': option tables='" + std::string(value) +
+                    "' must be 0 or 1");
+      out.options.tables = value == "1";
     } else {
       throw Error("agent '" + spec + "': unknown option '" + key +
-                  "' (expected ply, noise, filter, cache or backend)");
+                  "' (expected ply, noise, filter, cache, backend or tables)");
     }
   }
   check_options(out.options, spec);
