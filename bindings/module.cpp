@@ -26,6 +26,7 @@ void bind_agents(
     pybind11::module_& m);  // bind_agents.cpp: Agent, make_agent, python_agent, play, analyze
 void bind_arena(pybind11::module_& m);  // bind_arena.cpp: arena, ArenaResult, tournament, rollout
 void bind_train(pybind11::module_& m);  // bind_train.cpp: train, resume, TrainProgress, TrainResult
+void bind_benchmark(pybind11::module_& m);  // bind_benchmark.cpp: benchmark, race_odds
 #endif
 
 }  // namespace nardy::py_bind
@@ -48,5 +49,6 @@ PYBIND11_MODULE(_nardy, m) {
   nardy::py_bind::bind_agents(m);
   nardy::py_bind::bind_arena(m);
   nardy::py_bind::bind_train(m);
+  nardy::py_bind::bind_benchmark(m);
 #endif
 }

@@ -49,10 +49,10 @@ struct TdGameStats {
 class TdSelfPlayer {
  public:
   // Binds a TD backend ("fast" or "libtorch") to `net`, which must outlive this object, and
-  // the race table `tables` (may be null; not owned). Throws Error for an unknown backend or an
-  // unsupported shape.
+  // the race table `tables` (may be null; not owned; by default the process's table). Throws Error
+  // for an unknown backend or an unsupported shape.
   TdSelfPlayer(ValueNet& net, const Rules& rules, std::string_view backend,
-               const BearoffTable* tables = nullptr);
+               const BearoffTable* tables = default_bearoff_table());
 
   // Plays and learns one game. Throws Error for a lambda outside [0, 1].
   TdGameStats play_game(Rng& rng, const TdGameParams& params, int max_turns = 10000);

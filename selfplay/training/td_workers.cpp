@@ -34,8 +34,7 @@ TdWorkers::TdWorkers(ValueNet& net, const Rules& rules, std::string_view backend
   if (merge_every < 1)
     throw Error("TD workers: merge_every must be >= 1, got " + std::to_string(merge_every));
   if (threads == 1) {
-    players_.push_back(
-        std::make_unique<TdSelfPlayer>(net_, rules, backend, default_bearoff_table()));
+    players_.push_back(std::make_unique<TdSelfPlayer>(net_, rules, backend));
     return;
   }
   copies_.reserve(threads);  // the players keep references into copies_

@@ -17,21 +17,12 @@
 #include "core/pos_text.h"
 #include "selfplay/tables/race.h"
 #include "selfplay/tables/race_odds.h"
+#include "tests/selfplay/race_position.h"
 
 namespace nardy {
 namespace {
 
-// A position with White's counts `w` on route 1.. and Black's `b` on its route 1.., White to
-// move unless `black_to_move`.
-Position race_position(const std::vector<int>& w, const std::vector<int>& b,
-                       Side to_move = Side::White) {
-  std::array<int, kNumPoints> pts{};
-  for (size_t i = 0; i < w.size(); ++i)
-    pts[point_of(Side::White, static_cast<int>(i) + 1) - 1] = w[i];
-  for (size_t i = 0; i < b.size(); ++i)
-    pts[point_of(Side::Black, static_cast<int>(i) + 1) - 1] = -b[i];
-  return Position::from_points(pts, to_move);
-}
+using testing::race_position;
 
 TEST(BearoffIndex, IsABijectionOntoItsSize) {
   for (int n : {1, 3, 6}) {
