@@ -236,7 +236,9 @@ TEST(RaceOdds, MatchTwoSidedBruteForce) {
         EXPECT_LE(o.win_mars, o.win + 1e-12);
         EXPECT_NEAR(o.equity(), brute.equity(pos), 2e-3)
             << format_pos(pos) << " last_roll_draw=" << draw_rule;
-        if (!draw_rule) EXPECT_EQ(o.draw, 0.0);
+        if (!draw_rule) {
+          EXPECT_EQ(o.draw, 0.0);
+        }
       }
     }
   }
