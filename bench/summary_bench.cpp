@@ -49,7 +49,8 @@ std::vector<BenchRow> bench_summary(const SummaryBenchOptions& o) {
   if (o.net.empty()) return rows;
   const double positions[3] = {200, 50, 10};
   for (int ply = 0; ply <= 2; ++ply) {
-    const std::string spec = "net:" + o.net + ":ply=" + std::to_string(ply);
+    // tables=0: the signatures of tests/bench guard the search itself, not the race table.
+    const std::string spec = "net:" + o.net + ":ply=" + std::to_string(ply) + ":tables=0";
     const int64_t n = scaled(positions[ply], o.scale);
     const SearchBenchResult r = bench_search(spec, n, 1, o.rules);
     rows.push_back({"search ply " + std::to_string(ply), 1000 * r.seconds_per_move(), "ms/move",

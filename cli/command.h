@@ -63,6 +63,10 @@ CLI::Option* add_threads_option(CLI::App& cmd, int& threads, const std::string& 
                                 int max_threads = 1024);
 CLI::Option* add_seed_option(CLI::App& cmd, uint64_t& seed, const std::string& help = "Seed");
 CLI::Option* add_json_option(CLI::App& cmd, std::string& path, const std::string& help);
+// `bearoff build|odds` (cli/bearoff.cpp; torch-free, run by both front ends).
+void add_bearoff_command(CLI::App& app);
+// `benchmark AGENT` and `benchmark build` (cli/benchmark.cpp).
+void add_benchmark_command(CLI::App& app);
 
 // Adds the repeated `--rule KEY=VALUE` option; the result is read with rules_from().
 void add_rule_option(CLI::App& cmd, std::vector<std::string>& assignments);

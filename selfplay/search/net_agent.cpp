@@ -65,6 +65,7 @@ SearchOptions net_search_options(const NetAgentOptions& o) {
   s.filter_keep = o.filter_keep;
   s.filter_delta = o.filter_delta;
   s.cache_bits = o.cache_bits;
+  s.tables = o.tables ? default_bearoff_table() : nullptr;
   return s;
 }
 
@@ -188,9 +189,14 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
         throw Error("agent '" + spec + "': option match='" + std::string(value) +
                     "' must be on or off");
       out.options.match = value == "on";
+    } else if (key == "tables") {
+      if (value != "0" && value != "1")
+        throw Error("agent '" + spec + "': option tables='" + std::string(value) +
+                    "' must be 0 or 1");
+      out.options.tables = value == "1";
     } else {
       throw Error("agent '" + spec + "': unknown option '" + key +
-                  "' (expected ply, noise, filter, cache, backend or match)");
+                  "' (expected ply, noise, filter, cache, backend, match or tables)");
     }
   }
   check_options(out.options, spec);
