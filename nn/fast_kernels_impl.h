@@ -79,28 +79,49 @@ void activate(const float* a, float* h, int n) {
   }
 }
 
-// a * b + c: fused where the path has FMA, written out so that the vectoriser cannot choose
-// differently per vector width (it may not fuse across the shuffles of a strided loop).
-inline float mul_add(float a, float b, float c) {
+// a + b * c on eight lanes: fused where the path has FMA, written out so that the compiler cannot
+// choose differently per vector width.
+inline F8 mul_add8(F8 a, F8 b, F8 c) {
 #if defined(__FMA__)
-  return __builtin_fmaf(a, b, c);
+  return reinterpret_cast<F8>(_mm256_fmadd_ps(
+      reinterpret_cast<__m256>(b), reinterpret_cast<__m256>(c), reinterpret_cast<__m256>(a)));
 #else
-  return a * b + c;
+  return a + b * c;
 #endif
 }
 
-// z[k] = b[k] + Σ_j h[j] w[j*K + k], with 8 partial sums per output (whatever the vector width,
-// so that the rounding is the same on every path).
+// h[j..j+8) spread to match eight rows of a [hidden][K] weight matrix: part p of K, lane e holds
+// h[j + (8p + e) / K].
+template <int K>
+inline void spread_hidden(F8 h8, F8* out) {
+  if constexpr (K == 3) {
+    out[0] = __builtin_shufflevector(h8, h8, 0, 0, 0, 1, 1, 1, 2, 2);
+    out[1] = __builtin_shufflevector(h8, h8, 2, 3, 3, 3, 4, 4, 4, 5);
+    out[2] = __builtin_shufflevector(h8, h8, 5, 5, 6, 6, 6, 7, 7, 7);
+  } else {
+    out[0] = __builtin_shufflevector(h8, h8, 0, 0, 0, 0, 1, 1, 1, 1);
+    out[1] = __builtin_shufflevector(h8, h8, 2, 2, 2, 2, 3, 3, 3, 3);
+    out[2] = __builtin_shufflevector(h8, h8, 4, 4, 4, 4, 5, 5, 5, 5);
+    out[3] = __builtin_shufflevector(h8, h8, 6, 6, 6, 6, 7, 7, 7, 7);
+  }
+}
+
+// z[k] = b[k] + Σ_j h[j] w[j*K + k]. Blocks of eight units multiply the contiguous 8K weights by
+// the spread activations into K vector accumulators (flat lane f sums output f mod K); the lanes
+// are then added in increasing f. The same eight-lane operations on every path, so the same
+// rounding.
 template <int K>
 void output_layer(const float* h, const float* w, const float* b, int n, float* z) {
-  float part[K][8] = {};
+  F8 acc[K] = {};
   int j = 0;
-  for (; j + 8 <= n; j += 8)
-    for (int c = 0; c < 8; ++c)
-      for (int k = 0; k < K; ++k) part[k][c] = mul_add(h[j + c], w[(j + c) * K + k], part[k][c]);
+  for (; j + 8 <= n; j += 8) {
+    F8 hh[K];
+    spread_hidden<K>(load<F8>(h + j), hh);
+    for (int p = 0; p < K; ++p) acc[p] = mul_add8(acc[p], hh[p], load<F8>(w + j * K + 8 * p));
+  }
   for (int k = 0; k < K; ++k) {
     float s = b[k];
-    for (int c = 0; c < 8; ++c) s += part[k][c];
+    for (int f = k; f < 8 * K; f += K) s += acc[f / 8][f % 8];
     for (int jj = j; jj < n; ++jj) s += h[jj] * w[jj * K + k];
     z[k] = s;
   }
@@ -271,10 +292,10 @@ void k_td_add_gradient(const KernelNet& net, const float* a, const float* h, con
   const size_t off_b2 = off_w2 + static_cast<size_t>(hn) * kn;
   for (int k = 0; k < kn; ++k) {
     float* t = traces.data + static_cast<size_t>(k) * traces.trace_size;
-    const float* g = grad + static_cast<size_t>(k) * hn;
+    const float* __restrict__ g = grad + static_cast<size_t>(k) * hn;
     for (int r = 0; r < num_rows; ++r) {
       const float xi = xs[r];
-      float* row = t + static_cast<size_t>(rows[r]) * hn;
+      float* __restrict__ row = t + static_cast<size_t>(rows[r]) * hn;
       for (int j = 0; j < hn; ++j) row[j] += xi * g[j];
     }
     float* tb1 = t + off_b1;
@@ -288,17 +309,17 @@ void k_td_add_gradient(const KernelNet& net, const float* a, const float* h, con
 }
 
 // theta[0..n) += Σ_m c[m] t_m[offset + i] over the kn traces.
-inline void apply_traces(float* theta, const float* e, size_t trace_size, size_t offset, size_t n,
-                         const float* c, int kn) {
-  const float* t0 = e + offset;
-  const float* t1 = t0 + trace_size;
-  const float* t2 = t1 + trace_size;
+inline void apply_traces(float* __restrict__ theta, const float* e, size_t trace_size,
+                         size_t offset, size_t n, const float* c, int kn) {
+  const float* __restrict__ t0 = e + offset;
+  const float* __restrict__ t1 = t0 + trace_size;
+  const float* __restrict__ t2 = t1 + trace_size;
+  const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
   if (kn == 4) {
-    const float* t3 = t2 + trace_size;
-    for (size_t i = 0; i < n; ++i)
-      theta[i] += c[0] * t0[i] + c[1] * t1[i] + c[2] * t2[i] + c[3] * t3[i];
+    const float* __restrict__ t3 = t2 + trace_size;
+    for (size_t i = 0; i < n; ++i) theta[i] += c0 * t0[i] + c1 * t1[i] + c2 * t2[i] + c3 * t3[i];
   } else {
-    for (size_t i = 0; i < n; ++i) theta[i] += c[0] * t0[i] + c[1] * t1[i] + c[2] * t2[i];
+    for (size_t i = 0; i < n; ++i) theta[i] += c0 * t0[i] + c1 * t1[i] + c2 * t2[i];
   }
 }
 
