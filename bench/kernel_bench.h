@@ -38,7 +38,8 @@ struct KernelBenchResult {
   double checksum = 0;
 };
 
-// Runs each kernel for about `seconds` (> 0) on a fresh net of `shape` (seed 1).
+// Runs each kernel for about `seconds` (> 0) of this thread's CPU time (the times reported are CPU
+// time too) on a fresh net of `shape` (seed 1).
 KernelBenchResult bench_kernels(SimdPath path, const NetShape& shape, double seconds);
 
 }  // namespace nardy
