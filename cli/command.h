@@ -30,6 +30,8 @@ void add_train_command(CLI::App& app);
 void add_bench_train_command(CLI::App& bench);
 // `bench search` (cli/bench_search.cpp), added the same way.
 void add_bench_search_command(CLI::App& bench);
+// `bench kernels` (cli/bench_kernels.cpp), added the same way.
+void add_bench_kernels_command(CLI::App& bench);
 void add_eval_command(CLI::App& app);
 void add_analyze_command(CLI::App& app);
 void add_rollout_command(CLI::App& app);

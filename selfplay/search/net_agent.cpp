@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "core/error.h"
+#include "nn/fast_net.h"
 
 namespace nardy {
 
@@ -14,11 +15,9 @@ namespace nardy {
 NetEvaluator::NetEvaluator(const ValueNet& net, std::string_view backend)
     : net_(net), encoder_(&net.encoder()), num_inputs_(net.num_inputs()) {
   if (backend == "auto") {
-    try {
-      backend_ = make_td_backend("fast", net_, 0.0f);
-    } catch (const Error&) {
-      backend_ = make_td_backend("libtorch", net_, 0.0f);
-    }
+    // LibTorch for shapes the fast kernels do not cover; any other error (e.g. a bad NARDY_SIMD,
+    // nn/fast_kernels.h) is reported rather than hidden behind the slow path.
+    backend_ = make_td_backend(fast_net_supports(net_.shape()) ? "fast" : "libtorch", net_, 0.0f);
   } else if (backend == "fast" || backend == "libtorch") {
     backend_ = make_td_backend(backend, net_, 0.0f);
   } else {
