@@ -144,7 +144,10 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
         pl.search = &net->search();
       } else if (luck) {
         pl.own_evaluator = luck();
-        pl.own_search = std::make_unique<Search>(*pl.own_evaluator, options.rules);
+        // The same exact race values as a net agent's own search (net_agent.h tables=1).
+        SearchOptions so;
+        so.tables = tables;
+        pl.own_search = std::make_unique<Search>(*pl.own_evaluator, options.rules, so);
         pl.search = pl.own_search.get();
       } else {
         note = "luck adjustment off: agent '" + pl.agent->spec() +
