@@ -13,7 +13,7 @@ namespace nardy::cli {
 void add_analyze_command(CLI::App& app) {
   struct Args {
     std::vector<std::string> positional, rules;
-    std::string agent = "heuristic", json;
+    std::string agent, json;
     int64_t trials = 360;
     int threads = 1;
     uint64_t seed = 1;
@@ -29,7 +29,7 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_option("args", a->positional, "POS D1 D2 (POS quoted as one argument, or as two)")
       ->required()
       ->allow_extra_args();
-  cmd->add_option("--agent", a->agent, "Agent spec")->capture_default_str();
+  add_agent_option(*cmd, a->agent, "Agent spec");
   cmd->add_option("--trials", a->trials, "Rollout trials per move (agents without an evaluator)")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 32));
@@ -37,7 +37,8 @@ void add_analyze_command(CLI::App& app) {
   add_seed_option(*cmd, a->seed);
   add_json_option(*cmd, a->json, "Also write the analysis as JSON to FILE");
   add_rule_option(*cmd, a->rules);
-  cmd->callback([a] {
+  cmd->callback([a, cmd] {
+    check_agent_available("analyze", *cmd, a->agent);
     const auto [pos, dice] = parse_pos_dice_args("analyze", a->positional);
     AnalysisOptions o;
     o.rules = rules_from(a->rules);

@@ -91,6 +91,14 @@ PosDiceArgs parse_pos_dice_args(const std::string& cmd, const std::vector<std::s
 void write_output_file(const std::string& cmd, const std::string& kind, const std::string& path,
                        const std::string& text);
 
+// --agent SPEC of the commands that play or analyse with one agent (analyze, engine, play,
+// serve; cli/default_agent.cpp): default `default`, the shipped model. check_agent_available
+// throws Error "CMD: the default agent is the shipped model ..., which is missing ..." with
+// what to do when --agent was not given and the model file cannot be found.
+CLI::Option* add_agent_option(CLI::App& cmd, std::string& spec, const std::string& help);
+void check_agent_available(const std::string& cmd_name, const CLI::App& cmd,
+                           const std::string& spec);
+
 // The tool's description (top of --help) and the common parse/dispatch: CLI11 help exits 0,
 // argument errors and nardy::Error print a message and give status 2.
 extern const char* kAppDescription;

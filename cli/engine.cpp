@@ -11,7 +11,7 @@ namespace nardy::cli {
 
 void add_engine_command(CLI::App& app) {
   struct Args {
-    std::string agent = "heuristic";
+    std::string agent;
     std::vector<std::string> rules;
     uint64_t seed = 1;
   };
@@ -26,10 +26,11 @@ void add_engine_command(CLI::App& app) {
                          "equity=...' (net agents)\n"
                          "  quit\n"
                          "POS is 'COUNTS SIDE'. Malformed input gets one line 'error <message>'.");
-  cmd->add_option("--agent", a->agent, "Agent spec")->capture_default_str();
+  add_agent_option(*cmd, a->agent, "Agent spec");
   add_seed_option(*cmd, a->seed, "Seed for agents that use randomness");
   add_rule_option(*cmd, a->rules);
-  cmd->callback([a] {
+  cmd->callback([a, cmd] {
+    check_agent_available("engine", *cmd, a->agent);
     EngineOptions o;
     o.rules = rules_from(a->rules);
     o.seed = a->seed;

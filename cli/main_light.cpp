@@ -75,6 +75,11 @@ int main(int argc, char** argv) {
   }
   CLI::App app{nardy::cli::kAppDescription, "nardy"};
   app.require_subcommand(1);
+  if (!kHasFull)
+    app.footer(
+        "This build has no LibTorch (NARDY_WITH_TORCH=OFF): it has no analyze, engine, play or "
+        "serve\n(whose default agent in the full build is the shipped model `default`), and its "
+        "agents are\nrandom and heuristic.");
   nardy::cli::add_legal_command(app);
   nardy::cli::add_show_command(app);
   nardy::cli::add_bearoff_command(app);

@@ -48,7 +48,7 @@ std::string colour_board(const std::string& text) {
 
 void add_play_command(CLI::App& app) {
   struct Args {
-    std::string agent = "heuristic", colour = "white", dice = "random", resume;
+    std::string agent, colour = "white", dice = "random", resume;
     int target = 1;
     uint64_t seed = 0;
     bool seed_given = false;
@@ -60,7 +60,7 @@ void add_play_command(CLI::App& app) {
       "Play a game or a match against an agent in the terminal. Enter moves in the documented\n"
       "notation (any equivalent way of writing them); commands: legal, hint, undo, save FILE,\n"
       "board, help, quit. End of input ends the session.");
-  cmd->add_option("--agent", args->agent, "The opponent's spec")->capture_default_str();
+  add_agent_option(*cmd, args->agent, "The opponent's spec");
   cmd->add_option("--to", args->target, "Points to win the match (1: one game)")
       ->capture_default_str()
       ->check(CLI::Range(1, kMaxMatchTarget));
@@ -74,6 +74,7 @@ void add_play_command(CLI::App& app) {
   cmd->add_option("--resume", args->resume, "Continue a saved match or game record");
   add_rule_option(*cmd, args->rules);
   cmd->callback([args, cmd] {
+    check_agent_available("play", *cmd, args->agent);
     PlaySessionOptions o;
     o.agent = args->agent;
     o.target = args->target;

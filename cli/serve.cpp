@@ -10,7 +10,7 @@ namespace nardy::cli {
 
 void add_serve_command(CLI::App& app) {
   struct Args {
-    std::string agent = "heuristic", host = "127.0.0.1";
+    std::string agent, host = "127.0.0.1";
     int port = 8080;
     std::vector<std::string> rules;
     uint64_t seed = 1;
@@ -22,7 +22,7 @@ void add_serve_command(CLI::App& app) {
       "Serve a web board to play the agent (http://HOST:PORT/) and a JSON API (/api/legal, "
       "/api/move,\n/api/eval, /api/analyze, /api/show, ...; see README 'Web board and JSON "
       "API'). Runs until stopped.");
-  cmd->add_option("--agent", a->agent, "Agent spec")->capture_default_str();
+  add_agent_option(*cmd, a->agent, "Agent spec");
   cmd->add_option("--host", a->host, "Address to bind (other machines can reach 0.0.0.0)")
       ->capture_default_str();
   cmd->add_option("--port", a->port, "Port (0: any free port)")
@@ -34,7 +34,8 @@ void add_serve_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(int64_t{1}, int64_t{10000}));
   add_rule_option(*cmd, a->rules);
-  cmd->callback([a] {
+  cmd->callback([a, cmd] {
+    check_agent_available("serve", *cmd, a->agent);
     HttpApiOptions o;
     o.agent = a->agent;
     o.rules = rules_from(a->rules);

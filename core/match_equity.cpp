@@ -21,21 +21,16 @@ std::array<double, 5> probabilities(const GameOutcomeModel& m) {
 }  // namespace
 
 GameOutcomeModel GameOutcomeModel::self_play(const Rules& rules) {
-  // Outcome frequencies of 3,000 games of 0-ply self-play of a 30,000-game default net (standard
-  // errors about 0.009): White wins 1,740 (mars 506), Black wins 1,260 (mars 301).
-  //   build/nardy train --config configs/default.yaml --set train.games=30000 --set run.name=m
-  //   build/nardy selfplay --agent net:runs/m/latest.pt --games 3000 --seed 1
-  GameOutcomeModel m{0.411, 0.169, 0.320, 0.100, 0.0};
-  if (rules.last_roll_draw) {
-    // Draws need Black to finish on its extra turn after White's last, which only turns
-    // White's single wins into draws (a marsed Black cannot bear off 15 in one turn). Measured
-    // with heuristic self-play (the net above was trained without draws): 460 draws in 5,000
-    // games, build/nardy selfplay --agent heuristic --games 5000 --rule last_roll_draw=true
-    const double draw = 0.09;
-    m.white_oin -= draw;
-    m.draw = draw;
-  }
-  return m;
+  // Outcome frequencies of 20,000 games of 0-ply self-play of the shipped model nardy-td-1
+  // (models/README.md; standard errors at most 0.0035): White wins 11,595 (mars 2,756), Black
+  // wins 8,405 (mars 1,136).
+  //   build/nardy selfplay --agent default --games 20000 --seed 1
+  if (!rules.last_roll_draw)
+    return {8839 / 20000.0, 2756 / 20000.0, 7269 / 20000.0, 1136 / 20000.0, 0.0};
+  // Under last_roll_draw (the same model, trained without draws): 1,827 draws; White wins 9,726
+  // (mars 2,298: Black's extra turn saves some marses), Black wins 8,447 (mars 1,199).
+  //   build/nardy selfplay --agent default --games 20000 --seed 2 --rule last_roll_draw=true
+  return {7428 / 20000.0, 2298 / 20000.0, 7248 / 20000.0, 1199 / 20000.0, 1827 / 20000.0};
 }
 
 void GameOutcomeModel::validate() const {

@@ -6,6 +6,8 @@
 #include "core/board_svg.h"
 #include "core/error.h"
 #include "core/game.h"
+#include "core/match.h"
+#include "core/match_equity.h"
 #include "core/move_builder.h"
 #include "core/notation.h"
 #include "core/pos_text.h"
@@ -161,6 +163,72 @@ HttpReply json_reply(const Json& j) {
   return {200, "application/json", j.dump()};
 }
 
+// ---- Matches (POST /api/match...) ----
+
+// The match a POST /api/match... request is about: the match record in the body (core/match.h),
+// or, for /api/match with an empty body, a new match (`to`, `white`) between "you" and `agent`.
+// The record's rules must be the server's: the agent plays by them.
+Match match_from_request(const std::string& path, const Params& q, const std::string& body,
+                         const Rules& rules, const std::string& agent) {
+  const bool blank = body.find_first_not_of(" \t\r\n") == std::string::npos;
+  if (blank) {
+    if (path != "/api/match")
+      throw Error("body: empty; send the match record (core/match.h) as the request body");
+    const int64_t to = parse_int_param(q, "to", 1, kMaxMatchTarget, 0);
+    if (to == 0) throw Error("missing parameter 'to' (a new match) or a match record as the body");
+    Match m(static_cast<int>(to), rules, static_cast<int>(parse_int_param(q, "white", 0, 1, 0)));
+    m.names = {"you", agent};
+    return m;
+  }
+  if (param(q, "to") || param(q, "white"))
+    throw Error("to: only for a new match (an empty body), not with a match record");
+  Match m = parsing("record", [&] { return read_match_record(body); });
+  if (!(m.rules() == rules))
+    throw Error("record: its rules (" + m.rules().to_string() + ") are not the server's (" +
+                rules.to_string() + ")");
+  return m;
+}
+
+// The state of a match: score, the current game, whether it or the match is over, who is White
+// next, and the updated record.
+Json match_json(const Match& m, const Rules& rules) {
+  const MatchScore score = m.score();
+  const Game& game = m.current_game();
+  Json j;
+  j["target"] = m.target();
+  j["names"] = {m.names[0], m.names[1]};
+  j["score"] = {score.points(0), score.points(1)};
+  j["score_text"] = score.to_string(
+      {m.names[0].empty() ? "player 0" : m.names[0], m.names[1].empty() ? "player 1" : m.names[1]});
+  j["game"] = static_cast<int>(m.games().size());  // the current game, from 1
+  j["white"] = m.current_white_player();
+  j["turns"] = game.history().size();
+  j["position"] = position_json(game.position(), rules);
+  const auto outcome = game.outcome();
+  j["game_over"] = outcome.has_value();
+  j["player_to_move"] = outcome ? Json(nullptr) : Json(m.player_to_move());
+  Json o = outcome_json(outcome);
+  if (outcome && outcome->winner)
+    o["player"] =
+        *outcome->winner == Side::White ? m.current_white_player() : 1 - m.current_white_player();
+  j["game_outcome"] = o;
+  j["match_over"] = score.is_over();
+  j["winner"] = score.winner() ? Json(*score.winner()) : Json(nullptr);
+  // Who plays White in the next game (next_game_starter), once this one is over.
+  j["next_white"] = outcome && !score.is_over() ? Json(score.white_player()) : Json(nullptr);
+  j["record"] = write_match_record(m);
+  return j;
+}
+
+// The current game of `m`, to play a turn in: not over.
+Game& playable_game(Match& m) {
+  if (m.current_game().is_over())
+    throw Error(std::string("record: the current game is over (") +
+                (m.is_over() ? "and so is the match" : "start the next with /api/match/next") +
+                ")");
+  return m.current_game();
+}
+
 }  // namespace
 
 HttpApi::HttpApi(const HttpApiOptions& options)
@@ -173,14 +241,80 @@ HttpReply HttpApi::error_reply(int status, const std::string& message) {
 }
 
 HttpReply HttpApi::handle(const std::string& path, const Params& params) {
+  return handle("GET", path, params, "");
+}
+
+HttpReply HttpApi::handle(const std::string& method, const std::string& path, const Params& params,
+                          const std::string& body) {
   std::lock_guard<std::mutex> lock(mutex_);
   try {
-    return dispatch(path, params);
+    const bool post_path = path == "/api/match" || path.rfind("/api/match/", 0) == 0;
+    if (method == "POST" && post_path) return dispatch_match(path, params, body);
+    if (method == "GET" && !post_path) return dispatch(path, params);
+    return error_reply(405, "method " + method + " not allowed for " + path + " (use " +
+                                (post_path ? "POST" : "GET") + ")");
   } catch (const Error& e) {
     return error_reply(400, e.what());
   } catch (const std::exception& e) {
     return error_reply(500, std::string("internal error: ") + e.what());
   }
+}
+
+HttpReply HttpApi::dispatch_match(const std::string& path, const Params& q,
+                                  const std::string& body) {
+  const Rules& rules = options_.rules;
+  if (path != "/api/match" && path != "/api/match/play" && path != "/api/match/agent" &&
+      path != "/api/match/next")
+    return error_reply(404, "unknown endpoint '" + path + "'");
+  Match m = match_from_request(path, q, body, rules, agent_->spec());
+  Json played;
+  if (path == "/api/match/next") {
+    if (!m.current_game().is_over()) throw Error("record: the current game is not over");
+    if (m.is_over()) throw Error("record: the match is over");
+    m.start_next_game();
+  } else if (path == "/api/match/play" || path == "/api/match/agent") {
+    Game& game = playable_game(m);
+    const Position before = game.position();
+    const Dice dice = parse_dice_param(q);
+    require_dice_allowed(before, dice, rules);
+    const int player = m.player_to_move();
+    MoveResult result;
+    if (path == "/api/match/play") {
+      const std::string move = required(q, "move");
+      result = parsing("move", [&] { return find_move(before, dice, rules, move); });
+    } else {
+      // The agent plays for the match: told the stakes of this game at the current score.
+      const MoveList moves = sorted_legal_moves({before, dice}, rules);
+      const MatchEquityTable table(m.target(), GameOutcomeModel::self_play(rules), rules);
+      const GameStakes stakes = table.stakes(m.score_before_current_game());
+      Rng rng(parse_seed_param(q, options_.seed));
+      struct Stakes {  // told for this turn only: /api/move stays score-blind
+        Agent& agent;
+        ~Stakes() { agent.set_game_stakes(std::nullopt); }
+      } told{*agent_};
+      agent_->set_game_stakes(stakes);
+      const size_t i = agent_->choose(before, dice, moves, rng);
+      if (i >= moves.size()) throw std::runtime_error("the agent chose an invalid result");
+      result = moves[i];
+      if (auto* net = dynamic_cast<NetAgent*>(agent_.get())) {
+        // The mover's match winning chance and equity after its move (net agents).
+        const Evaluation e = game_outcome(result.position, rules)
+                                 ? exact_evaluation(result.position, rules)->flipped()
+                                 : net->evaluate(result.position).flipped();
+        played["mwc_after"] =
+            stakes.for_side(before.side_to_move()).value(e.win, e.win_mars, e.lose_mars, e.draw);
+        played["equity_after"] = e.equity();
+      }
+    }
+    game.play(dice, result);
+    played.update(result_json(result));
+    played["dice"] = dice_json(dice);
+    played["side"] = side_name(before.side_to_move());
+    played["player"] = player;
+  }
+  Json j = match_json(m, rules);
+  if (!played.is_null()) j["played"] = played;
+  return json_reply(j);
 }
 
 HttpReply HttpApi::dispatch(const std::string& path, const Params& q) {
@@ -199,8 +333,9 @@ HttpReply HttpApi::dispatch(const std::string& path, const Params& q) {
     for (const std::string& k : Rules::keys()) r[k] = rules.get(k);
     j["rules"] = r;
     j["start"] = position_json(Position::start(), rules);
-    j["endpoints"] = {"info",    "position", "legal", "move",  "eval",
-                      "analyze", "show",     "roll",  "steps", "next_game"};
+    j["endpoints"] = {"info",    "position",   "legal",       "move",      "eval",
+                      "analyze", "show",       "roll",        "steps",     "next_game",
+                      "match",   "match/play", "match/agent", "match/next"};
     return json_reply(j);
   }
   if (path == "/api/position") return json_reply(position_json(parse_position_param(q), rules));

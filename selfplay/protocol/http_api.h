@@ -26,9 +26,23 @@
 //                                        (docs/rules.md "Matches", next_game_starter)
 //   GET / and /index.html, /board.js, /style.css   the web board (selfplay/protocol/web)
 //
+// Matches: the server keeps no state; the client sends the match record (core/match.h) as the
+// body of a POST and gets the match state back (score, the current game and position, whether
+// it and the match are over, the winner, who is White next by next_game_starter, and the
+// updated record). The record's rules must be the server's.
+//   POST /api/match?to=N[&white=K]       (empty body) a new match to N points, player K (0: the
+//                                        default) White in game 1, players "you" and the agent
+//   POST /api/match                      (body: a record) the state of that match
+//   POST /api/match/play?dice=D&move=M   plays move M with dice D in the current game
+//   POST /api/match/agent?dice=D[&seed=S]   the agent plays the turn, told the game's stakes at
+//                                        the match score (score-aware for net agents; the
+//                                        mover's match winning chance after it as mwc_after)
+//   POST /api/match/next                 starts the next game once the current one is over
+//
 // Bad requests — a missing or malformed parameter, a finished game, dice outside 1..6, an
 // opening double under opening=no_doubles, trials out of range, an agent without what is asked
-// — get status 400 and {"error": "PARAM: problem"}; unknown paths 404 with the same shape.
+// — get status 400 and {"error": "PARAM: problem"} (a bad match record: "record: line N: ...");
+// unknown paths 404 and a wrong method 405 with the same shape.
 // Nothing a client sends makes handle() throw. Requests are served one at a time (the agent
 // is not shared between threads), so a long analysis delays the others.
 #pragma once
@@ -67,6 +81,10 @@ class HttpApi {
   // The reply to GET `path` with decoded query parameters (repeated keys: the first counts).
   // Thread-safe; never throws.
   HttpReply handle(const std::string& path, const std::multimap<std::string, std::string>& params);
+  // The same for any method: POST for /api/match..., GET for the rest (else 405); `body` is
+  // the request body (the match record of POST /api/match...).
+  HttpReply handle(const std::string& method, const std::string& path,
+                   const std::multimap<std::string, std::string>& params, const std::string& body);
 
   // A 4xx reply {"error": message} (also used by the server for requests it rejects itself).
   static HttpReply error_reply(int status, const std::string& message);
@@ -75,6 +93,9 @@ class HttpApi {
 
  private:
   HttpReply dispatch(const std::string& path, const std::multimap<std::string, std::string>& q);
+  HttpReply dispatch_match(const std::string& path,
+                           const std::multimap<std::string, std::string>& q,
+                           const std::string& body);
   HttpApiOptions options_;
   std::unique_ptr<Agent> agent_;
   std::mutex mutex_;

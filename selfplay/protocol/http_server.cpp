@@ -31,10 +31,12 @@ HttpServer::HttpServer(HttpApi& api, const HttpServerOptions& options)
   server.Get(".*", [&api](const httplib::Request& req, httplib::Response& res) {
     send(res, api.handle(req.path, req.params));
   });
+  server.Post(".*", [&api](const httplib::Request& req, httplib::Response& res) {
+    send(res, api.handle("POST", req.path, req.params, req.body));
+  });
   auto not_allowed = [](const httplib::Request& req, httplib::Response& res) {
-    send(res, HttpApi::error_reply(405, "method " + req.method + " not allowed (use GET)"));
+    send(res, HttpApi::error_reply(405, "method " + req.method + " not allowed (use GET or POST)"));
   };
-  server.Post(".*", not_allowed);
   server.Put(".*", not_allowed);
   server.Delete(".*", not_allowed);
   server.Patch(".*", not_allowed);

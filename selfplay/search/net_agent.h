@@ -21,8 +21,10 @@
 //                    matches and play sessions), it chooses among the candidates valued at its
 //                    deepest ply the one with the best match winning chance, Σ P(outcome) ·
 //                    MWC(score after it) (core/match_equity.h), instead of the best equity.
-//                    Replies inside a ply >= 1 search are still chosen by equity. Noise, if any,
-//                    is then added in MWC units. `match=off` plays for points (score-blind).
+//                    Replies inside a ply >= 1 search are chosen the same way, each side by its
+//                    own match winning chance (Search::set_stakes); the move filter still ranks
+//                    by 0-ply equity. Noise, if any, is then added in MWC units. `match=off`
+//                    plays for points (score-blind).
 //   tables=0|1       1 (default): race positions the process's race table covers are valued
 //                    exactly (selfplay/tables/bearoff_table.h default_bearoff_table; search.h);
 //                    0: the net everywhere.
@@ -87,7 +89,11 @@ class NetAgent final : public Agent {
 
   size_t choose(const Position& pos, Dice dice, const MoveList& moves, Rng& rng) override;
   std::string spec() const override { return spec_; }
-  void set_game_stakes(const std::optional<GameStakes>& stakes) override { stakes_ = stakes; }
+  // Also makes its search choose the replies by match winning chance (unless match=off).
+  void set_game_stakes(const std::optional<GameStakes>& stakes) override {
+    stakes_ = stakes;
+    search_.set_stakes(active_stakes());
+  }
   // The stakes it chooses by: those given, if options().match, else none.
   const std::optional<GameStakes>& active_stakes() const {
     static const std::optional<GameStakes> none;

@@ -198,17 +198,28 @@ Evaluation Search::evaluate(const Position& pos, int depth) {
   return out;
 }
 
+void Search::set_stakes(const std::optional<GameStakes>& stakes) {
+  stakes_ = stakes;
+  cache_.new_generation();
+}
+
+double Search::choice_value(const Evaluation& e, Side mover) const {
+  if (!stakes_) return e.equity();
+  return stakes_->for_side(mover).value(e.win, e.win_mars, e.lose_mars, e.draw);
+}
+
 Evaluation Search::best_child(int begin, int end, int depth, Level& lv) {
   const size_t n = static_cast<size_t>(end - begin);
   const Evaluation* evals = lv.evals.data() + begin;
   const Position* children = lv.children.data() + begin;
+  const Side mover = ~children[0].side_to_move();
   if (depth == 0 || n == 1) {
     if (n == 1 && depth > 0) return evaluate(children[0], depth).flipped();
     size_t best = 0;
-    float best_eq = -std::numeric_limits<float>::infinity();
+    double best_v = -std::numeric_limits<double>::infinity();
     for (size_t i = 0; i < n; ++i) {
-      const float eq = -evals[i].equity();  // mover's equity = -(child's)
-      if (eq > best_eq) best_eq = eq, best = i;
+      const double v = choice_value(evals[i].flipped(), mover);  // mover's view
+      if (v > best_v) best_v = v, best = i;
     }
     return evals[best].flipped();
   }
@@ -222,7 +233,8 @@ Evaluation Search::best_child(int begin, int end, int depth, Level& lv) {
   // evaluate() at depth uses the scratch of deeper levels only, never lv.
   for (size_t k = 0; k < keep && lv.scored[k].equity() >= floor; ++k) {
     const Evaluation v = evaluate(children[lv.scored[k].index], depth).flipped();
-    if (v.equity() > best_eq) best_eq = v.equity(), best = v;
+    const double value = choice_value(v, mover);
+    if (value > best_eq) best_eq = value, best = v;
   }
   return best;
 }

@@ -16,7 +16,12 @@
 // Perspective: value(pos, d) is from pos's side to move. Evaluator outputs are from each
 // position's side to move; Evaluation::flipped() turns a candidate's value into the mover's.
 // Probabilities are averaged along with the equity, so every returned Evaluation stays
-// consistent (win_mars <= win, ...), and the move chosen at each node maximises equity.
+// consistent (win_mars <= win, ...), and the move chosen at each node maximises equity — or,
+// once set_stakes() gives the stakes of a match game (core/match_equity.h), the mover's match
+// winning chance Σ P(outcome) · MWC(score after it) by that mover's OutcomeValues: each side
+// replies by its own match chance. MWC is linear in the probabilities, so the averaged
+// Evaluation of a chance node still gives the node's MWC. The move filter keeps ranking the
+// candidates by their 0-ply equity.
 //
 // Exact values replace the evaluator where the game is decided: a finished game (core/game.h)
 // gets its outcome, and under last_roll_draw Black's extra turn after White has finished is
@@ -45,6 +50,7 @@
 #include <vector>
 
 #include "core/movegen.h"
+#include "core/match_equity.h"
 #include "core/random.h"
 #include "core/rules.h"
 #include "nn/evaluation.h"
@@ -108,6 +114,12 @@ class Search {
   // The mover's best result at 0-ply: its index and value (mover's view). No filter.
   std::pair<size_t, Evaluation> best_static(const Position& pos, const MoveList& moves);
 
+  // The stakes of the match game being played: replies are chosen by each side's match winning
+  // chance instead of equity (see the header comment); empty: by equity. Starts a new cache
+  // generation.
+  void set_stakes(const std::optional<GameStakes>& stakes);
+  const std::optional<GameStakes>& stakes() const { return stakes_; }
+
   // Statistics for benchmarks and tests.
   const EvalCache& cache() const { return cache_; }
   EvalCache& cache() { return cache_; }
@@ -136,12 +148,15 @@ class Search {
   // The mover's best value over children [begin, end) of lv (0-ply values in lv.evals) with
   // the children valued at `depth` (filtered).
   Evaluation best_child(int begin, int end, int depth, Level& lv);
+  // What the mover (`mover`'s view of `e`) chooses by: equity, or its match winning chance.
+  double choice_value(const Evaluation& e, Side mover) const;
 
   Evaluator& evaluator_;
   Rules rules_;
   SearchOptions options_;
   EvalCache cache_;
   std::vector<std::unique_ptr<Level>> levels_;
+  std::optional<GameStakes> stakes_;
   uint64_t evaluator_positions_ = 0, evaluator_calls_ = 0;
 };
 

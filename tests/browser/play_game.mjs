@@ -5,10 +5,14 @@
 // Starts `BUILD_DIR/nardy serve --port 0` (localhost), opens the page in Debian's headless
 // Chromium through puppeteer-core (no browser download), and plays a complete game against
 // the heuristic agent by clicking checkers: roll, pick up a highlighted checker, drop it on a
-// highlighted point, confirm: a match to 1, then the first game of a match to 3 as Black and
-// the start of its second game. Then it checks the game against the engine — every recorded turn
-// replayed with `nardy legal` (a separate process, not the server) must give the page's final
-// position, whose outcome must be the page's — and the score. It uses the analysis panel with
+// highlighted point, confirm: a match to 1, then a whole match to 2 as Black (colours swap
+// after each game). It checks every game against the engine — every recorded turn replayed
+// with `nardy legal` (a separate process, not the server) must give the page's final position,
+// whose outcome must be the page's — and the score. The match to 2 is then checked through the
+// match record the page downloads (the server keeps it, POST /api/match...): each game replayed
+// with `nardy legal`, scored here from its final position (oin 1, mars 2), White after each
+// game the previous Black (next_game_starter=previous_black), and the final score and winner
+// must be the page's. It uses the analysis panel with
 // a position ID and with bad input, sends a bounded burst of malformed requests over raw
 // sockets and HTTP, and checks that the server still answers correctly. Screenshots go to
 // ARTIFACT_DIR (web_board_move.png mid-game, web_board_end.png at the end,
@@ -55,6 +59,29 @@ function raw(port, bytes) {
     s.on('close', () => resolve(got));
     s.on('error', () => resolve(got));
   });
+}
+
+// The games of a match record (core/match.h): who is White, the turns (dice, notation).
+function parseMatchRecord(text) {
+  const games = [];
+  for (const line of text.split('\n')) {
+    let m;
+    if ((m = line.match(/^game white=([01])$/))) games.push({ white: Number(m[1]), turns: [] });
+    else if ((m = line.match(/^([1-6])-([1-6]) (.+)$/)) && games.length)
+      games.at(-1).turns.push({ dice: [Number(m[1]), Number(m[2])], notation: m[3] });
+  }
+  return games;
+}
+
+// The outcome of a finished game from its final POS (docs/rules.md: the side with no checkers
+// left wins; 2 points, a mars, when the loser has borne off none).
+function outcomeOf(pos) {
+  const counts = pos.split(' ')[0].split(',').map(Number);
+  const white = counts.filter((c) => c > 0).reduce((a, c) => a + c, 0);
+  const black = counts.filter((c) => c < 0).reduce((a, c) => a - c, 0);
+  assert.ok(white === 0 || black === 0, `the game is not over at ${pos}`);
+  return white === 0 ? { winner: 'white', points: black === 15 ? 2 : 1 }
+                     : { winner: 'black', points: white === 15 ? 2 : 1 };
 }
 
 // Replays the page's game record with `nardy legal` and returns the final POS.
@@ -159,23 +186,51 @@ try {
   assert.deepEqual(g1.score, o1.winner === 'white' ? [o1.points, 0] : [0, o1.points]);
   await page.screenshot({ path: path.join(artifactDir, 'web_board_end.png'), fullPage: true });
 
-  // A match to 3 as Black, playing the last highlighted checker and target (bearing off into
-  // the tray when it can): after game 1 the score, then colours swap for game 2
-  // (next_game_starter=previous_black): you are White and on roll.
-  await page.select('#target', '3');
+  // A match to 2 as Black, playing the last highlighted checker and target (bearing off into
+  // the tray when it can), game after game until it is over: after a game the score, then
+  // colours swap (next_game_starter=previous_black).
+  await page.select('#target', '2');
   await page.select('#colour', 'black');
   await page.click('#new-match');
   await idle();
-  const g2 = await playGame('last', null);
-  const o2 = g2.engineOutcome;
-  assert.deepEqual(g2.score, o2.winner === 'black' ? [o2.points, 0] : [0, o2.points]);
-  assert.equal(g2.state, 'game-over');  // at most 2 points of 3
-  assert.match(g2.pips, /You \(black\)/);
-  await page.click('#next-game');
-  await idle();
-  assert.equal(await state(), 'your-roll');
-  assert.match(await page.$eval('#pips', (e) => e.textContent), /You \(white\) pips 360/);
-  assert.equal(await page.$eval('#game-no', (e) => e.textContent), '2');
+  const played = [];
+  for (let g = 1; ; ++g) {
+    const game = await playGame('last', null);
+    played.push(game);
+    assert.match(game.pips, new RegExp(`You \\((${g % 2 ? 'black' : 'white'})\\)`));
+    if (game.state === 'match-over') break;
+    assert.equal(game.state, 'game-over');
+    assert.ok(g < 3, 'a match to 2 without draws takes at most 3 games');
+    await page.click('#next-game');
+    await idle();
+    assert.equal(await page.$eval('#game-no', (e) => e.textContent), String(g + 1));
+    assert.match(await page.$eval('#pips', (e) => e.textContent),
+                 new RegExp(`You \\((${g % 2 ? 'white' : 'black'})\\) pips 360`));
+  }
+  // The record the page downloads (the server's), checked against the engine and scored here.
+  await page.click('#download');
+  const record = await page.$eval('#download-link', async (a) => (await fetch(a.href)).text());
+  fs.writeFileSync(path.join(artifactDir, 'web_match_record.txt'), record);
+  assert.match(record, /^nardy-match 1\ntarget 2\n/);
+  const games = parseMatchRecord(record);
+  assert.equal(games.length, played.length);
+  const score = [0, 0];
+  let white = 1;  // you (player 0) were Black in game 1
+  for (const [i, g] of games.entries()) {
+    assert.equal(g.white, white, `game ${i + 1}: White should be player ${white}`);
+    const finalPos = replayWithEngine(g.turns);
+    assert.equal(finalPos, played[i].finalPos, `game ${i + 1}: the record's final position`);
+    const o = outcomeOf(finalPos);
+    score[o.winner === 'white' ? white : 1 - white] += o.points;
+    white = 1 - white;  // previous_black: the previous game's Black is White
+  }
+  const last = played.at(-1);
+  assert.deepEqual(last.score, score, 'the page shows another score than the record gives');
+  assert.ok(Math.max(...score) >= 2);
+  const winner = score[0] > score[1] ? 'you win' : 'the bot wins';
+  assert.match(await page.$eval('#status', (e) => e.textContent), new RegExp(winner));
+  console.log(`match to 2: ${games.length} game(s), final score ${score.join('-')} (${winner}); ` +
+              'the downloaded record replays with nardy legal to the same score');
 
   // The analysis panel: a position ID, then bad input.
   await page.$eval('#an-pos', (e) => { e.value = '-_PAAAw__BAAAA'; });

@@ -136,3 +136,36 @@ def test_play_in_a_pseudo_terminal_with_colour(build_dir):
     assert "you play Black" in text
     assert "wins the match" in text or "You win the match" in text
     assert answered > 5
+
+
+def test_default_agent_is_the_shipped_model_and_its_absence_is_a_clear_error(build_dir, tmp_path):
+    """analyze/engine/play/serve default to `default`; without the model file they say so."""
+    exe = play_cli(build_dir)
+    if not (build_dir / "nardy-full").exists():
+        pytest.skip("needs nardy-full")
+    start = "0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w"
+    env = {k: v for k, v in os.environ.items() if k != "NARDY_MODEL_DIR"}
+    run = lambda cmd, *args, **kw: subprocess.run([cmd, *args], capture_output=True, text=True,
+                                                  timeout=120, env=env, **kw)
+    implicit = run(exe, "analyze", start, "6", "4")
+    assert implicit.returncode == 0, implicit.stderr
+    assert implicit.stdout == run(exe, "analyze", start, "6", "4", "--agent", "default").stdout
+    assert "agent heuristic" not in implicit.stdout
+    for cmd in ("analyze", "engine", "play", "serve"):
+        assert "shipped model" in run(exe, cmd, "--help").stdout, cmd
+    # The same binaries where no model can be found (no models/ beside or above them).
+    alone = tmp_path / "bin"
+    alone.mkdir()
+    for name in ("nardy", "nardy-full"):
+        (alone / name).write_bytes((build_dir / name).read_bytes())
+        (alone / name).chmod(0o755)
+    for cmd, args in [("analyze", [start, "6", "4"]), ("engine", []), ("play", []),
+                      ("serve", ["--port", "0"])]:
+        proc = run(str(alone / "nardy"), cmd, *args, input="")
+        assert proc.returncode == 2, (cmd, proc.stdout)
+        assert f"{cmd}: the default agent is the shipped model 'nardy-td-1', which is missing" \
+            in proc.stderr, proc.stderr
+        assert "--agent heuristic" in proc.stderr
+    ok = run(str(alone / "nardy"), "analyze", start, "6", "4", "--agent", "heuristic",
+             "--trials", "4")
+    assert ok.returncode == 0, ok.stderr

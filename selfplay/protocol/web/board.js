@@ -1,19 +1,31 @@
 // The nardy web board: a game or match against the server's agent, played by clicking
-// checkers, and an analysis panel. The game state lives here, in the page; every rule question
-// (legal steps, the agent's move, dice, the end of a game, who is White next) is an /api/ call
-// to `nardy serve` (selfplay/protocol/http_api.h). Dice come from /api/roll with the match
-// seed, so a seed replays the same dice.
+// checkers, and an analysis panel. The server is the authority on the match: the page holds
+// the match record (core/match.h) and sends it with every turn to POST /api/match/play (your
+// move), /api/match/agent (the bot's) and /api/match/next, which answer with the updated
+// record and the match state (score, the position, the end of a game or the match, who is White
+// next). Every other rule question (legal steps, dice) is a GET /api/ call to `nardy serve`
+// (selfplay/protocol/http_api.h). Dice come from /api/roll with the match seed, so a seed
+// replays the same dice.
 'use strict';
 
 const DIE_FACES = ['', '\u2680', '\u2681', '\u2682', '\u2683', '\u2684', '\u2685'];
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const $ = (id) => document.getElementById(id);
 
-async function api(endpoint, params) {
-  const res = await fetch('/api/' + endpoint + '?' + new URLSearchParams(params || {}));
+async function api(endpoint, params, record) {
+  const url = '/api/' + endpoint + '?' + new URLSearchParams(params || {});
+  const res = await fetch(url, record === undefined ? {} : { method: 'POST', body: record });
   const body = await res.json();
   if (!res.ok) throw new Error(body.error || 'HTTP ' + res.status);
   return body;
+}
+
+// A match request: the match record as the body, the new match state back (kept in S.match).
+async function matchApi(endpoint, params) {
+  S.match = await api(endpoint, params, S.match ? S.match.record : '');
+  S.position = S.match.position;
+  S.white = S.match.white;
+  return S.match;
 }
 
 // ---- State ----
@@ -21,11 +33,9 @@ const S = {
   info: null,
   seed: 1,
   target: 3,
-  score: [0, 0],       // player 0 = you, player 1 = the bot
-  white: 0,            // the player who has White in the current game
-  game: 0,             // game number in the match, from 0
-  turn: 0,             // turn number in the game, from 0
-  position: null,      // /api/position answer for the current position
+  match: null,         // the server's match state (/api/match...): score, record, ...
+  white: 0,            // the player who has White in the current game (0 = you, 1 = the bot)
+  position: null,      // the current position (as /api/position answers)
   dice: null,          // [d1, d2] of the turn being played
   played: [],          // steps the human has entered this turn ("24/18:6")
   steps: null,         // /api/steps answer
@@ -36,8 +46,7 @@ const S = {
 };
 
 function sideOf(player) { return player === S.white ? 'white' : 'black'; }
-function playerOf(side) { return side === 'white' ? S.white : 1 - S.white; }
-function humanToMove() { return S.position && playerOf(S.position.side) === 0; }
+function humanToMove() { return S.match && S.match.player_to_move === 0; }
 
 function setStatus(phase, text) {
   S.phase = phase;
@@ -137,9 +146,11 @@ function drawArrows(svg, paths, trayX) {
 
 function render() {
   drawBoard();
-  $('score').textContent = `${S.score[0]} \u2013 ${S.score[1]}`;
+  const score = S.match ? S.match.score : [0, 0];
+  $('score').textContent = `${score[0]} \u2013 ${score[1]}`;
   $('target-text').textContent = S.target;
-  $('game-no').textContent = S.game + 1;
+  $('game-no').textContent = S.match ? S.match.game : 1;
+  $('download').disabled = !S.match;
   if (S.position) {
     const you = sideOf(0), bot = sideOf(1);
     $('pips').textContent = `You (${you}) pips ${S.position.pips[you]}, off ${S.position.off[you]}` +
@@ -173,22 +184,16 @@ function render() {
 }
 
 // ---- Playing ----
-async function setPosition(pos) {
-  S.position = await api('position', { pos });
-}
-
 async function newMatch() {
   showError(null);
   S.seed = Number($('seed').value || 1);
   S.target = Number($('target').value);
-  S.score = [0, 0];
-  S.game = 0;
-  S.white = $('colour').value === 'white' ? 0 : 1;
+  S.match = null;
+  await matchApi('match', { to: S.target, white: $('colour').value === 'white' ? 0 : 1 });
   await newGame();
 }
 
 async function newGame() {
-  S.turn = 0;
   S.history = [];
   S.dice = null;
   S.steps = null;
@@ -196,18 +201,18 @@ async function newGame() {
   S.selected = null;
   $('bot-reply').textContent = '';
   S.lastBotPaths = [];
-  await setPosition(S.info.start.pos);
   await advance();
 }
 
+// The dice of the coming turn: turn T of game G (from 1) is turn (G - 1) * 1000 + T of the seed.
 async function roll() {
-  const r = await api('roll', { pos: S.position.pos, seed: S.seed, turn: S.game * 1000 + S.turn });
+  const turn = (S.match.game - 1) * 1000 + S.match.turns;
+  const r = await api('roll', { pos: S.position.pos, seed: S.seed, turn });
   return r.dice;
 }
 
-function record(side, dice, notation) {
-  S.history.push({ side, dice, notation });
-  S.turn += 1;
+function record(played) {
+  S.history.push({ side: played.side, dice: played.dice, notation: played.notation });
 }
 
 // Plays the bot's turns until it is the human's turn or the game is over.
@@ -215,20 +220,19 @@ async function advance() {
   while (!S.position.outcome && !humanToMove()) {
     setStatus('bot', 'The bot is thinking\u2026');
     render();
-    const side = S.position.side;
     const dice = await roll();
-    const m = await api('move', { pos: S.position.pos, dice: dice.join(','),
-                                  seed: S.seed * 7919 + S.game * 1000 + S.turn });
+    const seed = S.seed * 7919 + (S.match.game - 1) * 1000 + S.match.turns;
+    const m = (await matchApi('match/agent', { dice: dice.join(','), seed })).played;
     S.dice = dice;
-    record(side, dice, m.notation);
-    let text = `Bot (${side}) rolled ${dice.join('-')} and played ${m.notation}`;
-    if (m.equity_before !== undefined)
-      text += ` (equity ${m.equity_before.toFixed(3)} \u2192 ${m.equity_after.toFixed(3)})`;
+    record(m);
+    let text = `Bot (${m.side}) rolled ${dice.join('-')} and played ${m.notation}`;
+    if (m.mwc_after !== undefined)
+      text += ` (equity ${m.equity_after.toFixed(3)}, match winning chance ` +
+              `${(100 * m.mwc_after).toFixed(1)}%)`;
     $('bot-reply').textContent = text;
     S.lastBotPaths = m.paths;
-    S.position = m.position;
   }
-  if (S.position.outcome) return endGame();
+  if (S.match.game_over) return endGame();
   S.steps = null;
   S.played = [];
   S.selected = null;
@@ -278,34 +282,30 @@ async function clickPoint(p) {
 
 async function commitHumanMove(result) {
   S.lastBotPaths = [];
-  record(S.position.side, S.dice, result.notation);
-  S.position = await api('position', { pos: result.pos });
+  const m = await matchApi('match/play', { dice: S.dice.join(','), move: result.notation });
+  record(m.played);
   S.steps = null;
   $('legal-list').replaceChildren();
   await advance();
 }
 
+// The end of a game as the server scored it (S.match): outcome, score, match over or who is
+// White next.
 async function endGame() {
-  const o = S.position.outcome;
-  const r = await api('next_game', { pos: S.position.pos, white: S.white });
+  const m = S.match, o = m.game_outcome;
   let text;
   if (!o.winner) {
-    S.score[0] += 0.5;
-    S.score[1] += 0.5;
     text = 'Draw: half a point each.';
   } else {
-    const p = playerOf(o.winner);
-    S.score[p] += o.points;
-    text = `${p === 0 ? 'You win' : 'The bot wins'} ${o.points === 2 ? 'a mars (2 points)' : 'an oin (1 point)'}.`;
+    text = `${o.player === 0 ? 'You win' : 'The bot wins'} ` +
+           `${o.points === 2 ? 'a mars (2 points)' : 'an oin (1 point)'}.`;
   }
-  S.nextWhite = r.next_white;
   S.steps = null;
-  const winner = S.score[0] >= S.target ? 0 : S.score[1] >= S.target ? 1 : -1;
-  if (winner >= 0) {
-    setStatus('match-over', `${text} Match over: ${winner === 0 ? 'you win' : 'the bot wins'} ` +
-                            `${S.score[0]}\u2013${S.score[1]}.`);
+  if (m.match_over) {
+    setStatus('match-over', `${text} Match over: ${m.winner === 0 ? 'you win' : 'the bot wins'} ` +
+                            `${m.score[0]}\u2013${m.score[1]}.`);
   } else {
-    setStatus('game-over', `${text} Next game: you are ${S.nextWhite === 0 ? 'White' : 'Black'}.`);
+    setStatus('game-over', `${text} Next game: you are ${m.next_white === 0 ? 'White' : 'Black'}.`);
   }
   $('status').dataset.outcome = o.text;
   $('status').dataset.finalPos = S.position.pos;
@@ -382,10 +382,15 @@ async function main() {
     return o && commitHumanMove({ pos: o.value, notation: o.textContent });
   }));
   $('next-game').addEventListener('click', guard(async () => {
-    S.white = S.nextWhite;
-    S.game += 1;
+    await matchApi('match/next');
     await newGame();
   }));
+  $('download').addEventListener('click', () => {
+    const a = $('download-link');
+    URL.revokeObjectURL(a.href);
+    a.href = URL.createObjectURL(new Blob([S.match.record], { type: 'text/plain' }));
+    a.click();
+  });
   $('board').addEventListener('click', (e) => {
     const g = e.target.closest('[data-point]');
     if (g) guard(clickPoint)(Number(g.dataset.point));

@@ -7,10 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include "core/game.h"
+#include "core/match.h"
+#include "core/match_equity.h"
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "core/pos_text.h"
 #include "core/position_id.h"
+#include "core/random.h"
 #include "nn/value_net.h"
 #include "selfplay/tables/race_odds.h"
 #include "tests/support/temp_dir.h"
@@ -40,7 +43,127 @@ class HttpApiTest : public ::testing::Test {
   std::string error(const std::string& path, const Params& q, int status = 400) {
     return get(path, q, status).at("error").get<std::string>();
   }
+  Json post(const std::string& path, const Params& q, const std::string& body, int status = 200) {
+    const HttpReply r = api.handle("POST", path, q, body);
+    EXPECT_EQ(r.status, status) << path << " " << r.body;
+    return Json::parse(r.body);
+  }
 };
+
+// Plays a match to `target` through POST /api/match...: player 0 plays the first legal result
+// of each roll (/api/match/play), player 1 is the server's agent (/api/match/agent); the same
+// turns are played into a core Match alongside. After every request the server's state must be
+// the core Match's: score, who is White, the end of a game and of the match, the record.
+void play_match_through_the_api(HttpApi& api, int target, int first_white, uint64_t seed) {
+  auto post = [&](const std::string& path, const Params& q, const std::string& body) {
+    const HttpReply r = api.handle("POST", path, q, body);
+    EXPECT_EQ(r.status, 200) << path << " " << r.body;
+    return Json::parse(r.body);
+  };
+  const Rules& rules = api.options().rules;
+  Match ref(target, rules, first_white);
+  ref.names = {"you", api.options().agent};
+  Json state = post("/api/match",
+                    {{"to", std::to_string(target)}, {"white", std::to_string(first_white)}}, "");
+  Rng rng(seed);
+  int games_seen = 1;
+  for (int turn = 0; turn < 5000; ++turn) {
+    const MatchScore score = ref.score();
+    ASSERT_EQ(state["record"], write_match_record(ref));
+    ASSERT_EQ(state["score"], Json::array({score.points(0), score.points(1)}));
+    ASSERT_EQ(state["white"], ref.current_white_player());
+    ASSERT_EQ(state["game"], static_cast<int>(ref.games().size()));
+    ASSERT_EQ(state["position"]["pos"], format_pos(ref.current_game().position()));
+    ASSERT_EQ(state["game_over"], ref.current_game().is_over());
+    ASSERT_EQ(state["match_over"], ref.is_over());
+    if (ref.is_over()) {
+      EXPECT_EQ(state["winner"], *ref.winner());
+      EXPECT_TRUE(state["next_white"].is_null());
+      break;
+    }
+    const std::string record = state["record"];
+    if (ref.current_game().is_over()) {
+      // Who is White next: the core score's (next_game_starter).
+      EXPECT_EQ(state["next_white"], score.white_player());
+      state = post("/api/match/next", {}, record);
+      ref.start_next_game();
+      ++games_seen;
+      continue;
+    }
+    const Game& game = ref.current_game();
+    const Dice dice = game.roll(rng);
+    const Params q = {{"dice", format_dice(dice)}};
+    const bool mine = ref.player_to_move() == 0;
+    state =
+        mine ? post("/api/match/play",
+                    {{"dice", format_dice(dice)}, {"move", format_move(game.legal(dice)[0].move)}},
+                    record)
+             : post("/api/match/agent", q, record);
+    ASSERT_TRUE(state.contains("played")) << state.dump();
+    EXPECT_EQ(state["played"]["player"], mine ? 0 : 1);
+    ref.current_game().play(dice, state["played"]["notation"].get<std::string>());
+  }
+  EXPECT_TRUE(ref.is_over());
+  EXPECT_GE(games_seen, 1);
+}
+
+TEST_F(HttpApiTest, MatchEndpointsKeepTheScoreLikeCoreMatch) {
+  // Matches to 2 and 3 with both first colours, under both next_game_starter rules.
+  play_match_through_the_api(api, 2, 0, 1);
+  play_match_through_the_api(api, 3, 1, 2);
+  HttpApiOptions o;
+  o.rules.set("next_game_starter", "previous_winner");
+  HttpApi winner_starts(o);
+  play_match_through_the_api(winner_starts, 3, 0, 3);
+}
+
+TEST_F(HttpApiTest, MatchStateOfARecordAndItsErrors) {
+  const Json fresh = post("/api/match", {{"to", "2"}, {"white", "1"}}, "");
+  EXPECT_EQ(fresh["target"], 2);
+  EXPECT_EQ(fresh["white"], 1);
+  EXPECT_EQ(fresh["player_to_move"], 1);
+  EXPECT_EQ(fresh["names"], Json::array({"you", "heuristic"}));
+  const std::string record = fresh["record"];
+  // The state of a record is the same state.
+  EXPECT_EQ(post("/api/match", {}, record), fresh);
+  struct Case {
+    std::string path;
+    Params q;
+    std::string body, expect;
+  };
+  const std::string other_rules =
+      "nardy-match 1\ntarget 2\nrules opening=any_roll head_exception=standard "
+      "last_roll_draw=false next_game_starter=previous_black\ngame white=0\nnardy-record 1\n"
+      "rules opening=any_roll head_exception=standard last_roll_draw=false "
+      "next_game_starter=previous_black\n";
+  const std::vector<Case> cases = {
+      {"/api/match", {}, "", "missing parameter 'to'"},
+      {"/api/match", {{"to", "0"}}, "", "to: "},
+      {"/api/match", {{"to", "3"}, {"white", "2"}}, "", "white: "},
+      {"/api/match", {{"to", "3"}}, record, "to: only for a new match"},
+      {"/api/match", {}, "garbage", "record: "},
+      {"/api/match", {}, other_rules, "not the server's"},
+      {"/api/match/play", {{"dice", "6,5"}}, "", "body: empty"},
+      {"/api/match/play", {{"dice", "6,5"}}, record, "missing parameter 'move'"},
+      {"/api/match/play",
+       {{"dice", "6,5"}, {"move", "24/20"}},
+       record,
+       "move '24/20' is not legal"},
+      {"/api/match/play", {{"dice", "6,6"}, {"move", "24/18(2)"}}, record, "may not open"},
+      {"/api/match/agent", {{"dice", "9,1"}}, record, "dice: "},
+      {"/api/match/next", {}, record, "not over"},
+  };
+  for (const Case& c : cases) {
+    const Json j = post(c.path, c.q, c.body, 400);
+    const std::string e = j.at("error");
+    EXPECT_NE(e.find(c.expect), std::string::npos) << c.path << ": " << e;
+  }
+  // The method: POST for matches, GET for the rest.
+  EXPECT_EQ(api.handle("/api/match", {}).status, 405);
+  EXPECT_EQ(api.handle("POST", "/api/legal", {}, "").status, 405);
+  EXPECT_EQ(post("/api/match/nothing", {}, record, 404)["error"],
+            "unknown endpoint '/api/match/nothing'");
+}
 
 TEST_F(HttpApiTest, LegalListsEveryResultLikeTheEngine) {
   for (const std::string& pos : {kStart, kMid, kBearOff}) {
@@ -221,6 +344,20 @@ TEST(HttpApi, NetAgentEvaluatesMovesAndAnalyzesWithItsNet) {
   ASSERT_FALSE(a["moves"].empty());
   EXPECT_EQ(a["moves"][0]["notation"], m["notation"]);  // the agent plays the best 0-ply move
   EXPECT_EQ(a["agent"], "net:" + path);
+
+  // In a match the agent reports the mover's match winning chance after its move: the net's
+  // outcome probabilities valued by the game's stakes at the score (here 0-0 to 3).
+  const Json fresh = Json::parse(api.handle("POST", "/api/match", {{"to", "3"}}, "").body);
+  const Json played =
+      Json::parse(api.handle("POST", "/api/match/agent", {{"dice", "6,3"}}, fresh["record"]).body);
+  const MoveResult p =
+      find_move(Position::start(), {6, 3}, {}, played["played"]["notation"].get<std::string>());
+  const Evaluation after = net.evaluate(p.position).flipped();
+  const MatchEquityTable table(3, GameOutcomeModel::self_play(), {});
+  const OutcomeValues v = table.stakes(MatchScore(3)).white;
+  EXPECT_NEAR(played["played"]["mwc_after"].get<double>(),
+              v.value(after.win, after.win_mars, after.lose_mars, after.draw), 1e-5);
+  EXPECT_EQ(played["player_to_move"], 1);
 }
 
 TEST(HttpApi, BadAgentSpecIsAnError) {

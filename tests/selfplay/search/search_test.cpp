@@ -22,8 +22,10 @@ using testing::RaceEvaluator;
 using testing::random_game_position;
 
 // Reference: value(pos, depth) straight from the definition in search.h, no filter, no cache,
-// on HashEvaluator's static values.
-Evaluation reference_value(const Position& pos, int depth, const Rules& rules) {
+// on HashEvaluator's static values; with `stakes`, each mover picks its best match winning
+// chance by its own OutcomeValues instead of its best equity.
+Evaluation reference_value(const Position& pos, int depth, const Rules& rules,
+                           const GameStakes* stakes = nullptr) {
   const Side me = pos.side_to_move();
   if (auto o = game_outcome(pos, rules)) {
     const int pts = o->points_for(me);
@@ -36,8 +38,10 @@ Evaluation reference_value(const Position& pos, int depth, const Rules& rules) {
     Evaluation best;
     double best_eq = -1e9;
     for (const auto& m : legal_moves(pos, r.dice, rules)) {
-      const Evaluation v = reference_value(m.position, depth - 1, rules).flipped();
-      if (v.equity() > best_eq) best_eq = v.equity(), best = v;
+      const Evaluation v = reference_value(m.position, depth - 1, rules, stakes).flipped();
+      const double value =
+          stakes ? stakes->for_side(me).value(v.win, v.win_mars, v.lose_mars, v.draw) : v.equity();
+      if (value > best_eq) best_eq = value, best = v;
     }
     acc[0] += r.weight36 / 36.0 * best.win;
     acc[1] += r.weight36 / 36.0 * best.win_mars;
@@ -119,6 +123,43 @@ TEST(Search, TwoPlyEqualsBruteForceOnASmallEndgame) {
     EXPECT_NEAR(got.win, ref.win, 1e-5) << "depth " << depth;
     EXPECT_NEAR(got.equity(), ref.equity(), 1e-5) << "depth " << depth;
   }
+}
+
+TEST(Search, RepliesByMatchWinningChanceEqualTheBruteForceExpectimax) {
+  // Given the stakes of a match to 3 at 2-1 with the trailer (2-away) as White: White's mars
+  // wins the match, its oin only ties at 1-away each; for Black (1-away) a mars win is worth no
+  // more than an oin, and a mars loss loses the match while an oin loss ties it. (Values as
+  // MatchEquityTable gives them, rounded; the search takes any OutcomeValues.)
+  const GameStakes stakes{OutcomeValues{0.42, 1.0, 0.0, 0.0, 0.2},
+                          OutcomeValues{1.0, 1.0, 0.58, 0.0, 0.8}};
+  const Position pos = parse_pos("1,0,0,1,0,1,0,0,0,0,0,0,-1,0,-1,0,0,-1,0,0,0,0,0,0 w");
+  const Rules rules;
+  HashEvaluator hash;
+  SearchOptions so;
+  so.filter_keep = 1000;
+  so.filter_delta = 100;
+  Search search(hash, rules, so);
+  search.set_stakes(stakes);
+  bool differs_from_equity = false;
+  for (int depth : {1, 2}) {
+    // When the search values the position with the replies chosen by match winning chance,
+    const Evaluation got = search.evaluate(pos, depth);
+    // then it equals the hand-written expectimax by each mover's OutcomeValues,
+    const Evaluation ref = reference_value(pos, depth, rules, &stakes);
+    EXPECT_NEAR(got.win, ref.win, 1e-5) << "depth " << depth;
+    EXPECT_NEAR(got.win_mars, ref.win_mars, 1e-5) << "depth " << depth;
+    EXPECT_NEAR(got.lose_mars, ref.lose_mars, 1e-5) << "depth " << depth;
+    // and some reply differs from the one equity picks (the values differ).
+    const Evaluation blind = reference_value(pos, depth, rules);
+    differs_from_equity |= std::fabs(blind.win - ref.win) > 1e-4 ||
+                           std::fabs(blind.win_mars - ref.win_mars) > 1e-4 ||
+                           std::fabs(blind.lose_mars - ref.lose_mars) > 1e-4;
+  }
+  EXPECT_TRUE(differs_from_equity);
+  // Without stakes it is the equity expectimax again (a fresh cache generation).
+  search.set_stakes(std::nullopt);
+  const Evaluation again = search.evaluate(pos, 2);
+  EXPECT_NEAR(again.equity(), reference_value(pos, 2, rules).equity(), 1e-5);
 }
 
 TEST(Search, FilterKeepsTheBestKWithinDelta) {
