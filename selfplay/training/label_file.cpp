@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -80,6 +81,9 @@ void append_label_record(std::string& out, const LabelRecord& r, bool end_of_gam
 
 LabelFile read_label_file(const std::string& path) {
   const std::string where = "label file '" + path + "'";
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw Error(where + ": cannot open it for reading");
+  if (!std::filesystem::is_regular_file(path, ec)) throw Error(where + ": not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(where + ": cannot open it for reading");
   std::stringstream ss;
