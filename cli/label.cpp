@@ -33,6 +33,10 @@ void add_label_command(CLI::App& app) {
   cmd->add_option("--sample", a->o.sample, "Probability of keeping a position")
       ->capture_default_str()
       ->check(CLI::Range(1e-9, 1.0));
+  cmd->add_option("--candidates", a->o.candidates,
+                  "Probability per turn of also keeping a random legal result of the roll")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--labeler", a->o.labeler,
                   "Net spec whose value at its ply is the target (e.g. default:ply=2), or the "
                   "rollout agent with --rollouts")

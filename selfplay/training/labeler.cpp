@@ -36,6 +36,8 @@ void check_options(const LabelOptions& o) {
   auto fail = [](const std::string& m) { throw Error("label: " + m); };
   if (!(o.explore >= 0 && o.explore <= 1))
     fail("explore must be in [0, 1], got " + number_text(o.explore));
+  if (!(o.candidates >= 0 && o.candidates <= 1))
+    fail("candidates must be in [0, 1], got " + number_text(o.candidates));
   if (!(o.sample > 0 && o.sample <= 1))
     fail("sample must be in (0, 1], got " + number_text(o.sample));
   if (o.rollouts < 0) fail("rollouts must be >= 0, got " + std::to_string(o.rollouts));
@@ -60,6 +62,7 @@ std::string label_game(uint32_t g, const LabelOptions& o, Workers& w) {
   Rng dice_rng = game_rng.split(1), explore_rng = game_rng.split(2), agent_rng = game_rng.split(3),
       sample_rng = game_rng.split(4);
   const uint64_t rollout_seed = game_rng.split(5).next();
+  Rng candidate_rng = game_rng.split(6);
   std::vector<Position> kept;
   Position pos = Position::start();
   MoveList moves;
@@ -70,6 +73,10 @@ std::string label_game(uint32_t g, const LabelOptions& o, Workers& w) {
     if (sample_rng.uniform() < o.sample) kept.push_back(pos);
     const Dice dice = roll_turn(dice_rng, o.rules, turn == 0);
     generate_moves(pos, dice, o.rules, moves);
+    if (o.candidates > 0 && candidate_rng.uniform() < o.candidates) {
+      const Position& c = moves[candidate_rng.below(static_cast<uint32_t>(moves.size()))].position;
+      if (!game_outcome(c, o.rules)) kept.push_back(c);
+    }
     size_t chosen = 0;
     if (moves.size() > 1 && o.explore > 0 && explore_rng.uniform() < o.explore)
       chosen = explore_rng.below(static_cast<uint32_t>(moves.size()));
@@ -119,6 +126,7 @@ LabelHeader label_header(const LabelOptions& o) {
   h.fields = {{"player", o.player},
               {"explore", number_text(o.explore)},
               {"sample", number_text(o.sample)},
+              {"candidates", number_text(o.candidates)},
               {"labeler", o.labeler},
               {"rollouts", std::to_string(o.rollouts)},
               {"seed", std::to_string(o.seed)},

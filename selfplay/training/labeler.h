@@ -4,7 +4,9 @@
 // start, with its own random streams derived from (seed, g): dice, exploration (with probability
 // `explore` a turn plays a uniformly random legal result instead of the agent's choice), the
 // agent's own draws, and sampling (each position reached before a roll, the start included, is
-// kept with probability `sample`). Every kept position then gets a target for its side to move
+// kept with probability `sample`), and with probability `candidates` a turn also keeps one of
+// its roll's legal results drawn uniformly (the positions a 0-ply player has to rank, mostly
+// moves it would not play). Every kept position then gets a target for its side to move
 // (win, win_mars, lose_mars, draw), from
 //   * the `labeler` net spec's value at its ply (`default:ply=1`: 1-ply search of the default
 //     model; selfplay/search/search.h), or
@@ -29,6 +31,7 @@ struct LabelOptions {
   std::string player = "default";         // agent spec playing the games (both sides)
   double explore = 0.1;                   // probability of a random move per turn, [0, 1]
   double sample = 0.1;                    // probability of keeping a position, (0, 1]
+  double candidates = 0;                  // probability of keeping a random legal result, [0, 1]
   std::string labeler = "default:ply=1";  // net spec giving targets (its ply), or rollout agent
   int64_t rollouts = 0;                   // > 0: rollout trials per position instead of search
   int64_t games = 100;                    // total games the file should hold

@@ -636,7 +636,8 @@ def resume(run_dir: str, overrides: OverridesLike = None, callback: Optional[Any
 
 # Labelled positions and supervised fitting (bindings/bind_labels.cpp).
 def label(out: str, games: int, player: str = "default", explore: float = 0.1,
-          sample: float = 0.1, labeler: str = "default:ply=1", rollouts: int = 0,
+          sample: float = 0.1, candidates: float = 0.0, labeler: str = "default:ply=1",
+          rollouts: int = 0,
           threads: int = 1, seed: int = 1, rules: RulesLike = None,
           verbose: bool = False) -> dict[str, Any]: ...
 def read_labels(path: str) -> dict[str, Any]: ...

@@ -208,6 +208,24 @@ TEST(Labeler, RerunContinuesToTheSameBytes) {
   EXPECT_EQ(read_bytes(part), read_bytes(whole));
 }
 
+TEST(Labeler, CandidatesAddRandomLegalResultsToTheSameGames) {
+  testing::TempDir tmp;
+  const LabelOptions plain = small_options(6, 1);
+  LabelOptions more = plain;
+  more.candidates = 0.1;
+  label_positions(tmp.file("plain.lbl"), plain);
+  label_positions(tmp.file("more.lbl"), more);
+  const LabelFile a = read_label_file(tmp.file("plain.lbl")),
+                  b = read_label_file(tmp.file("more.lbl"));
+  EXPECT_EQ(b.header.get("candidates"), "0.1");
+  ASSERT_GT(b.records.size(), a.records.size() + 10);  // ~9 more a game
+  // The same games (own stream for candidates): every on-policy record is still there, in order.
+  size_t j = 0;
+  for (const auto& r : b.records)
+    if (j < a.records.size() && r.position == a.records[j].position) ++j;
+  EXPECT_EQ(j, a.records.size());
+}
+
 TEST(Labeler, RolloutTargets) {
   testing::TempDir tmp;
   LabelOptions o = small_options(2, 1);
