@@ -36,8 +36,8 @@ void bind_labels(py::module_& m) {
   m.def(
       "label",
       [](const std::string& out, int64_t games, const std::string& player, double explore,
-         double sample, double candidates, const std::string& labeler, int64_t rollouts, int threads, uint64_t seed,
-         py::object rules, bool verbose) {
+         double sample, double candidates, const std::string& labeler, int64_t rollouts,
+         int threads, uint64_t seed, py::object rules, bool verbose) {
         LabelOptions o;
         o.games = games;
         o.player = player;
@@ -62,10 +62,9 @@ void bind_labels(py::module_& m) {
         return progress_dict(p);
       },
       py::arg("out"), py::arg("games"), py::arg("player") = "default", py::arg("explore") = 0.1,
-      py::arg("sample") = 0.1,
-      py::arg("candidates") = 0.0, py::arg("labeler") = "default:ply=1", py::arg("rollouts") = 0,
-      py::arg("threads") = 1, py::arg("seed") = 1, py::arg("rules") = py::none(),
-      py::arg("verbose") = false,
+      py::arg("sample") = 0.1, py::arg("candidates") = 0.0, py::arg("labeler") = "default:ply=1",
+      py::arg("rollouts") = 0, py::arg("threads") = 1, py::arg("seed") = 1,
+      py::arg("rules") = py::none(), py::arg("verbose") = false,
       "Creates or continues the label file `out` until it holds `games` self-play games of\n"
       "`player` (random moves with probability `explore`), each position kept with probability\n"
       "`sample` (and a random legal result of a turn's roll with probability `candidates`) and\n"
