@@ -69,6 +69,9 @@ FitRunResult run_fit(const FitRunOptions& o, const std::function<void(const FitE
 
   CheckpointInfo info = net.info();
   info.rules = rules.to_string();
+  // The trainer's evaluation of the init describes the init, not the fitted net.
+  info.extra.erase("eval");
+  info.extra.erase("eval_games");
   auto put = [&](const std::string& k, const std::string& v) { info.extra["fit." + k] = v; };
   char buf[64];
   put("data", o.data);

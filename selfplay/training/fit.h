@@ -6,7 +6,8 @@
 // its games. The net starts from `init` (a checkpoint) or fresh weights of the given shape
 // (seeded) and is fitted by nn/supervised_fit.h; the result is saved as a normal checkpoint
 // (nn/value_net.h: TorchScript with nardy.json metadata and checksums) whose info keeps the init's
-// config and counters and adds the fit's data and figures under extra["fit.*"].
+// config and counters (not its training-time evaluation, extra["eval"], which described the
+// init) and adds the fit's data and figures under extra["fit.*"].
 #pragma once
 
 #include <functional>

@@ -4,8 +4,9 @@
 // Format version 1. A text header, then fixed-size binary records (little-endian):
 //
 //   nardy-labels 1                   magic and version
-//   KEY VALUE                        one line per labelling option (LabelHeader::fields; the
-//   ...                              player, exploration, sampling, labeller, seed, rules)
+//   KEY VALUE                        one line per labelling option (LabelHeader::fields:
+//   ...                              player, explore, sample, candidates, labeler, rollouts,
+//                                    seed, rules; selfplay/training/labeler.h)
 //   end                              end of the header
 //   RECORD RECORD ...                36 bytes each:
 //     char     id[14]      the position (core/position_id.h), side to move about to roll
@@ -38,7 +39,7 @@ inline constexpr size_t kLabelRecordBytes = 36;
 enum class LabelSource : uint8_t {
   Search0 = 0,  // n-ply search of a net: 0x00 + n (n = 0..4)
   Rollout = 0x10,
-  RaceTable = 0x20,  // exact race odds (selfplay/tables)
+  RaceTable = 0x20,  // exact race odds (reserved for selfplay/tables, not yet written)
 };
 // "1-ply", "rollout", "race table" or "source 0xNN" for an unknown byte.
 std::string label_source_name(uint8_t source);

@@ -136,6 +136,7 @@ TEST(FitRun, CheckpointLoadsAndEvaluatesAsTheFittedModel) {
   const ValueNet init = ValueNet::create(small_shape(16), 3);
   CheckpointInfo info;
   info.games = 1234;
+  info.extra["eval"] = "{}";  // the init's evaluation: not carried over
   init.save(tmp.file("init.pt"), info);
 
   FitRunOptions o;
@@ -156,6 +157,7 @@ TEST(FitRun, CheckpointLoadsAndEvaluatesAsTheFittedModel) {
   EXPECT_EQ(fitted.shape(), init.shape());
   EXPECT_EQ(fitted.info().games, 1234);
   EXPECT_EQ(fitted.info().extra.at("fit.labeler"), "teacher");
+  EXPECT_EQ(fitted.info().extra.count("eval"), 0u);
   EXPECT_EQ(fitted.info().extra.at("fit.best_epoch"), std::to_string(r.fit.best_epoch));
   // Its held-out loss is the fit's best; the fast kernels agree with LibTorch on it.
   const auto positions = testing::sample_positions(5, 8);
