@@ -124,10 +124,10 @@ fuzz: deps $(FUZZ_BUILD)/build.ninja
 	    $(FUZZ_BUILD)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) $(FUZZ_ARGS) || exit 1; \
 	done
 
-# Builds only the `nardy` tool (not the tests or the Python module), then trains.
+# Builds only the `nardy` tool and the race table (not the tests or the Python module), then trains.
 # Extra arguments: make train TRAIN_ARGS="--set run.name=mine --set train.games=20000".
 train: deps $(BUILD)/build.ninja
-	cmake --build $(BUILD) -j $(JOBS) --target nardy
+	cmake --build $(BUILD) -j $(JOBS) --target nardy bearoff_table
 	$(BUILD)/nardy train --config $(CONFIG) $(TRAIN_ARGS)
 
 bench: build

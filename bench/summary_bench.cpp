@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "bench/kernel_bench.h"
 #include "bench/movegen_bench.h"
 #include "bench/search_bench.h"
 #include "bench/train_bench.h"
@@ -46,10 +47,25 @@ std::vector<BenchRow> bench_summary(const SummaryBenchOptions& o) {
     rows.push_back({"TD training", r.games_per_s(), "games/s", std::to_string(r.turns) + " turns",
                     "nardy bench train --games " + std::to_string(games) + " --threads 1"});
   }
+  {
+    // The fast kernels on the process's path (nn/fast_kernels.h): dense forward FLOP/s and the
+    // same instruction set's peak on this core.
+    const SimdPath path = active_simd_path();
+    NetShape shape;
+    shape.num_outputs = o.rules.last_roll_draw ? 4 : 3;
+    const KernelBenchResult r = bench_kernels(path, shape, 0.3 * std::min(o.scale, 1.0));
+    const std::string name = simd_path_name(path);
+    const std::string command = "nardy bench kernels --path " + name;
+    rows.push_back({"kernels dense " + name, r.dense.gflops(), "GFLOP/s",
+                    "checksum " + format("%.6f", r.checksum), command});
+    rows.push_back({"kernels peak " + name, r.peak_gflops, "GFLOP/s",
+                    format("dense %.1f%% of it", 100 * r.dense.gflops() / r.peak_gflops), command});
+  }
   if (o.net.empty()) return rows;
   const double positions[3] = {200, 50, 10};
   for (int ply = 0; ply <= 2; ++ply) {
-    const std::string spec = "net:" + o.net + ":ply=" + std::to_string(ply);
+    // tables=0: the signatures of tests/bench guard the search itself, not the race table.
+    const std::string spec = "net:" + o.net + ":ply=" + std::to_string(ply) + ":tables=0";
     const int64_t n = scaled(positions[ply], o.scale);
     const SearchBenchResult r = bench_search(spec, n, 1, o.rules);
     rows.push_back({"search ply " + std::to_string(ply), 1000 * r.seconds_per_move(), "ms/move",

@@ -5,6 +5,9 @@
 //   movegen          random complete games/s (bench/movegen_bench.h); signature: results
 //   TD training      self-play training games/s, default bench net raw 128, fast kernels
 //                    (bench/train_bench.h); signature: turns played
+//   kernels dense / peak
+//                    GFLOP/s of the dense forward on the process's kernel path and that path's
+//                    peak on this core (bench/kernel_bench.h); signature: checksum of evaluations
 //   search ply 0/1/2 ms per move of net:NET:ply=N on the `nardy bench search` positions
 //                    (bench/search_bench.h); signature: hash of the choices
 //   rollout plain / luck-adjusted

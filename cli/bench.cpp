@@ -82,6 +82,7 @@ void add_bench_command(CLI::App& app) {
   }
   add_bench_train_command(*bench);
   add_bench_search_command(*bench);
+  add_bench_kernels_command(*bench);
 }
 
 }  // namespace nardy::cli

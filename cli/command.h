@@ -30,6 +30,8 @@ void add_train_command(CLI::App& app);
 void add_bench_train_command(CLI::App& bench);
 // `bench search` (cli/bench_search.cpp), added the same way.
 void add_bench_search_command(CLI::App& bench);
+// `bench kernels` (cli/bench_kernels.cpp), added the same way.
+void add_bench_kernels_command(CLI::App& bench);
 void add_eval_command(CLI::App& app);
 void add_analyze_command(CLI::App& app);
 void add_rollout_command(CLI::App& app);
@@ -66,6 +68,10 @@ CLI::Option* add_threads_option(CLI::App& cmd, int& threads, const std::string& 
                                 int max_threads = 1024);
 CLI::Option* add_seed_option(CLI::App& cmd, uint64_t& seed, const std::string& help = "Seed");
 CLI::Option* add_json_option(CLI::App& cmd, std::string& path, const std::string& help);
+// `bearoff build|odds` (cli/bearoff.cpp; torch-free, run by both front ends).
+void add_bearoff_command(CLI::App& app);
+// `benchmark AGENT` and `benchmark build` (cli/benchmark.cpp).
+void add_benchmark_command(CLI::App& app);
 
 // Adds the repeated `--rule KEY=VALUE` option; the result is read with rules_from().
 void add_rule_option(CLI::App& cmd, std::vector<std::string>& assignments);

@@ -2,9 +2,9 @@
 //
 // LibTorch costs ~0.5 s of CPU and ~170 MB just to load, which quick commands such as
 // `nardy legal` should not pay. This binary links only core and the torch-free part of
-// selfplay. It runs `legal`, `show` and `selfplay` (without net: agents) itself and replaces
-// itself (execv) with `nardy-full`, found beside it, for everything else — including --help,
-// which lists every command. Both binaries share the subcommand code in cli/. In a build
+// selfplay. It runs `legal`, `show`, `bearoff` and `selfplay` (without net: agents) itself and
+// replaces itself (execv) with `nardy-full`, found beside it, for everything else — including
+// --help, which lists every command. Both binaries share the subcommand code in cli/. In a build
 // without LibTorch (NARDY_WITH_TORCH=OFF) it is the whole tool.
 #include <unistd.h>
 
@@ -21,7 +21,7 @@ namespace {
 bool runs_here(int argc, char** argv) {
   if (argc < 2) return false;
   std::string cmd = argv[1];
-  if (cmd != "legal" && cmd != "show" && cmd != "selfplay") return false;
+  if (cmd != "legal" && cmd != "show" && cmd != "selfplay" && cmd != "bearoff") return false;
   for (int i = 2; i < argc; ++i) {  // agents with a network (net:, model:, default) need torch
     const std::string_view arg = argv[i];
     if (arg.find("net:") != arg.npos || arg.find("model:") != arg.npos ||
@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   nardy::cli::add_legal_command(app);
   nardy::cli::add_show_command(app);
+  nardy::cli::add_bearoff_command(app);
   nardy::cli::add_selfplay_command(app, [](std::string_view spec, const nardy::Rules&) {
     if (auto agent = nardy::make_basic_agent(spec)) return agent;
     throw nardy::unknown_agent_kind(spec);

@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "cli/command.h"
+#include "selfplay/tables/bearoff_table.h"
 #include "selfplay/training/config.h"
 #include "selfplay/training/progress.h"
 #include "selfplay/training/run_dir.h"
@@ -96,6 +97,13 @@ void run_train(const TrainArgs& a) {
     std::printf("  on %d ranks (%s): %d workers in all\n", world.size(),
                 world.description().c_str(), world.size() * config.run.threads);
   if (resume_dir != a.resume) std::printf("  resuming it from its latest checkpoint\n");
+  if (const BearoffTable* t = default_bearoff_table())
+    std::printf("race positions valued exactly by the %d-point race table %s\n", t->points(),
+                default_bearoff_path().c_str());
+  else
+    std::printf(
+        "no race table (%s): races valued by the net\n",
+        default_bearoff_path().empty() ? "none configured" : default_bearoff_path().c_str());
   std::fflush(stdout);
 
   double last_plain = -1;

@@ -37,6 +37,7 @@
 
 #include "core/types.h"
 #include "nn/evaluation.h"
+#include "nn/fast_kernels.h"
 #include "nn/value_net.h"
 
 namespace nardy {
@@ -46,12 +47,14 @@ bool fast_net_supports(const NetShape& shape);
 
 class FastNet {
  public:
-  // Binds to `net`'s parameters. Throws Error if fast_net_supports(net.shape()) is false.
-  explicit FastNet(const ValueNet& net);
+  // Binds to `net`'s parameters, computing with the kernels of `path` (nn/fast_kernels.h).
+  // Throws Error if fast_net_supports(net.shape()) is false or the path is not supported.
+  explicit FastNet(const ValueNet& net, SimdPath path = active_simd_path());
 
   int num_inputs() const { return in_; }
   int num_hidden() const { return hidden_; }
   int num_outputs() const { return k_; }
+  SimdPath simd_path() const { return kernels_->path; }
 
   // ---- Building blocks (const, caller-owned buffers) ----
   // sums[0..hidden) = b1 + x W1, skipping zero inputs.
@@ -77,11 +80,9 @@ class FastNet {
 
  private:
   friend class FastTd;
-  ValueNet net_;  // shares (keeps alive) the parameter storage the pointers below point into
-  const float* w1_;
-  const float* b1_;
-  const float* w2_;
-  const float* b2_;
+  ValueNet net_;  // shares (keeps alive) the parameter storage view_ points into
+  const FastKernels* kernels_;
+  KernelNet view_;
   int in_, hidden_, k_;
   Activation activation_;
   std::vector<float> base_, base_sums_, sums_, act_;
@@ -89,8 +90,9 @@ class FastNet {
 
 class FastTd {
  public:
-  // Binds to `net` (one hidden layer; throws Error otherwise); lambda in [0, 1].
-  FastTd(ValueNet& net, float lambda);
+  // Binds to `net` (one hidden layer; throws Error otherwise); lambda in [0, 1]; the kernels of
+  // `path` (nn/fast_kernels.h).
+  FastTd(ValueNet& net, float lambda, SimdPath path = active_simd_path());
 
   // Clears the traces (start of a game).
   void clear();
@@ -114,14 +116,11 @@ class FastTd {
   template <class F>
   void for_each_live_range(F&& f);
   FastNet net_;
-  float* w1_;
-  float* b1_;
-  float* w2_;
-  float* b2_;
+  float* params_[4];  // W1, b1, W2, b2
   float lambda_;
   float scale_ = 1.0f;  // the traces are scale_ * traces_
   size_t trace_size_;
-  size_t off_b1_, off_w2_, off_b2_;
+  size_t off_b1_;
   std::vector<float> traces_;     // num_traces() blocks of trace_size_
   std::vector<float> grad_;       // g_k[j], num_traces() x hidden
   std::vector<float> deriv_;      // act'(a_j)

@@ -62,6 +62,7 @@ void search_analysis(const Position& pos, const MoveList& moves, NetAgent& net,
     m.draw = s.eval.draw;
     m.equity = s.eval.equity();
     m.ply = s.ply;
+    m.exact = s.exact;
     a.moves.push_back(m);
   }
 }
@@ -89,6 +90,7 @@ void rollout_analysis(const Position& pos, Dice dice, const MoveList& moves, Age
       m.lose_mars = pts == -2;
       m.draw = o->is_draw();
       m.equity = pts;
+      m.exact = true;
     } else {
       // The same dice streams for every move (common random numbers sharpen the comparison).
       const RolloutResult r = rollout(moves[i].position, players, {}, ro).flipped();
@@ -152,7 +154,9 @@ std::string Analysis::to_text() const {
     std::snprintf(buf, sizeof buf, "%3zu%s %-26s %+9.4f %+8.4f %7.4f %8.4f %9.4f %7.4f %5s", r + 1,
                   m.agent_choice ? "*" : " ", m.notation.c_str(), m.equity, m.equity - best, m.win,
                   m.win_mars, m.lose_mars, m.draw,
-                  m.ply < 0 ? "roll" : std::to_string(m.ply).c_str());
+                  m.exact     ? "exact"
+                  : m.ply < 0 ? "roll"
+                              : std::to_string(m.ply).c_str());
     s += buf;
     if (m.ply < 0) {
       std::snprintf(buf, sizeof buf, "  ± %.4f", m.equity_se);
@@ -179,6 +183,7 @@ std::string Analysis::to_json() const {
                           {"lose_mars", m.lose_mars},
                           {"draw", m.draw},
                           {"ply", m.ply},
+                          {"exact", m.exact},
                           {"agent_choice", m.agent_choice}});
   }
   return j.dump(2);

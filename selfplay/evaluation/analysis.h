@@ -8,6 +8,9 @@
 // out instead (selfplay/evaluation/rollout.h) with that agent playing both sides, and the figures
 // carry standard errors. The CLI (`nardy analyze`) and Python (nardy.analyze) both call this.
 //
+// Race positions the race table covers (selfplay/tables/) are valued exactly by net agents and
+// marked `exact` ("exact" in the text's ply column).
+//
 // Results are best first; `agent_choice` marks the move the agent itself would play (for a
 // net agent with noise, its noisy choice drawn from Rng(seed)).
 #pragma once
@@ -41,7 +44,8 @@ struct MoveAnalysis {
   Position position;                                                  // after the move
   double win = 0, win_mars = 0, lose_mars = 0, draw = 0, equity = 0;  // mover's view
   double equity_se = 0;                                               // 0 for search values
-  int ply = 0;  // search depth of the value; -1 for a rollout
+  int ply = 0;         // search depth of the value; -1 for a rollout
+  bool exact = false;  // no error: a finished game or a race value from the race table
   bool agent_choice = false;
 };
 

@@ -122,6 +122,8 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
   result.trials = options.trials;
   result.stratified = options.stratify;
   result.luck_turns = options.luck_turns;
+  const BearoffTable* tables = options.tables ? default_bearoff_table() : nullptr;
+  result.table_points = tables ? tables->points() : 0;
 
   // Per thread: the agent and the luck evaluator (the net agent's own search, else one built
   // from `luck`).
@@ -172,6 +174,11 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
     for (;;) {
       if (auto o = game_outcome(p, options.rules)) {
         tr.raw = outcome_outputs(*o, root);
+        break;
+      }
+      if (auto exact = table_evaluation(tables, p, options.rules)) {
+        // A race the table covers: its exact odds end the trial (unbiased, no more noise).
+        tr.raw = outputs_of(p.side_to_move() == root ? *exact : exact->flipped());
         break;
       }
       if (tr.turns >= options.max_turns)
@@ -249,6 +256,9 @@ std::string RolloutResult::to_text() const {
                 stratified ? "stratified first two rolls" : "plain dice", luck.c_str(), mean_turns);
   s += buf;
   if (!note.empty()) s += "note: " + note + "\n";
+  if (table_points > 0)
+    s += "races within the " + std::to_string(table_points) +
+         "-point race table end with its exact odds\n";
   s += "output       estimate    std.err   (unadjusted  std.err)\n";
   for (int k = 0; k < kRoNumOutputs; ++k) {
     std::snprintf(buf, sizeof buf, "%-10s %+10.4f %10.4f   (%+10.4f %8.4f)\n", names[k],
@@ -271,6 +281,7 @@ std::string RolloutResult::to_json() const {
   j["evaluator"] = evaluator_name;
   j["note"] = note;
   j["mean_turns"] = mean_turns;
+  j["table_points"] = table_points;
   for (int k = 0; k < kRoNumOutputs; ++k) {
     j[names[k]] = adjusted[static_cast<size_t>(k)].mean;
     j[std::string(names[k]) + "_se"] = adjusted[static_cast<size_t>(k)].se;

@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "core/error.h"
+#include "nn/fast_net.h"
 
 namespace nardy {
 
@@ -14,11 +15,9 @@ namespace nardy {
 NetEvaluator::NetEvaluator(const ValueNet& net, std::string_view backend)
     : net_(net), encoder_(&net.encoder()), num_inputs_(net.num_inputs()) {
   if (backend == "auto") {
-    try {
-      backend_ = make_td_backend("fast", net_, 0.0f);
-    } catch (const Error&) {
-      backend_ = make_td_backend("libtorch", net_, 0.0f);
-    }
+    // LibTorch for shapes the fast kernels do not cover; any other error (e.g. a bad NARDY_SIMD,
+    // nn/fast_kernels.h) is reported rather than hidden behind the slow path.
+    backend_ = make_td_backend(fast_net_supports(net_.shape()) ? "fast" : "libtorch", net_, 0.0f);
   } else if (backend == "fast" || backend == "libtorch") {
     backend_ = make_td_backend(backend, net_, 0.0f);
   } else {
@@ -65,6 +64,7 @@ SearchOptions net_search_options(const NetAgentOptions& o) {
   s.filter_keep = o.filter_keep;
   s.filter_delta = o.filter_delta;
   s.cache_bits = o.cache_bits;
+  s.tables = o.tables ? default_bearoff_table() : nullptr;
   return s;
 }
 
@@ -188,9 +188,14 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
         throw Error("agent '" + spec + "': option match='" + std::string(value) +
                     "' must be on or off");
       out.options.match = value == "on";
+    } else if (key == "tables") {
+      if (value != "0" && value != "1")
+        throw Error("agent '" + spec + "': option tables='" + std::string(value) +
+                    "' must be 0 or 1");
+      out.options.tables = value == "1";
     } else {
       throw Error("agent '" + spec + "': unknown option '" + key +
-                  "' (expected ply, noise, filter, cache, backend or match)");
+                  "' (expected ply, noise, filter, cache, backend, match or tables)");
     }
   }
   check_options(out.options, spec);

@@ -1,7 +1,7 @@
 // selfplay/search/net_agent.h — agents that play with a value network.
 //
-// Spec: net:PATH[:ply=N][:noise=S][:filter=K,D][:cache=B][:backend=NAME]  (made by make_agent,
-// selfplay/search/agent_kinds.h). Options, in any order after the path:
+// Spec: net:PATH[:ply=N][:noise=S][:filter=K,D][:cache=B][:backend=NAME][:tables=0|1]  (made by
+// make_agent, selfplay/search/agent_kinds.h). Options, in any order after the path:
 //   ply=N            0 (default): greedy — every legal result is encoded from the opponent's
 //                    view and evaluated in one batched, incremental call; the mover plays the
 //                    result with the best equity for itself, -(the result's equity for the
@@ -23,6 +23,9 @@
 //                    MWC(score after it) (core/match_equity.h), instead of the best equity.
 //                    Replies inside a ply >= 1 search are still chosen by equity. Noise, if any,
 //                    is then added in MWC units. `match=off` plays for points (score-blind).
+//   tables=0|1       1 (default): race positions the process's race table covers are valued
+//                    exactly (selfplay/tables/bearoff_table.h default_bearoff_table; search.h);
+//                    0: the net everywhere.
 // Errors name the spec and the problem: a missing path or file, an unknown option, a bad
 // number or a value out of range.
 //
@@ -54,6 +57,7 @@ struct NetAgentOptions {
   int cache_bits = EvalCache::kDefaultBits;
   std::string backend = "auto";  // auto | fast | libtorch
   bool match = true;             // score-aware when given match stakes
+  bool tables = true;            // exact race values from default_bearoff_table()
 };
 
 // The Evaluator (selfplay/search/search.h) of a value network: encodes positions with the net's

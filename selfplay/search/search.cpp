@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/game.h"
+#include "selfplay/tables/race_odds.h"
 
 namespace nardy {
 
@@ -82,6 +83,15 @@ std::optional<Evaluation> exact_evaluation(const Position& pos, const Rules& rul
   return acc;
 }
 
+std::optional<Evaluation> table_evaluation(const BearoffTable* table, const Position& pos,
+                                           const Rules& rules) {
+  if (!table) return std::nullopt;
+  const auto odds = race_odds(*table, pos, rules);
+  if (!odds) return std::nullopt;
+  return Evaluation{static_cast<float>(odds->win), static_cast<float>(odds->win_mars),
+                    static_cast<float>(odds->lose_mars), static_cast<float>(odds->draw)};
+}
+
 Search::Search(Evaluator& evaluator, const Rules& rules, const SearchOptions& options)
     : evaluator_(evaluator), rules_(rules), options_(options), cache_(options.cache_bits) {
   if (options.filter_keep < 1)
@@ -115,6 +125,11 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
     if (cache_.lookup(c, 0, lv.evals[i])) {
       // A pending entry (below): the same position earlier in this batch.
       if (lv.evals[i].win < 0) lv.batch.push_back(static_cast<int>(i));
+      continue;
+    }
+    if (auto t = table_evaluation(options_.tables, c, rules_)) {
+      lv.evals[i] = *t;
+      cache_.store(c, 0, lv.evals[i]);
       continue;
     }
     if (c.off(~c.side_to_move()) == kNumCheckers) {  // last_roll_draw: Black's last turn
@@ -151,7 +166,9 @@ Evaluation Search::evaluate(const Position& pos, int depth) {
   Evaluation out;
   if (auto o = game_outcome(pos, rules_)) return outcome_evaluation(*o, pos.side_to_move());
   if (cache_.lookup(pos, depth, out)) return out;
-  if (pos.off(~pos.side_to_move()) == kNumCheckers) {
+  if (auto t = table_evaluation(options_.tables, pos, rules_)) {
+    out = *t;  // exact at every depth
+  } else if (pos.off(~pos.side_to_move()) == kNumCheckers) {
     out = *exact_evaluation(pos, rules_);
   } else if (depth <= 0) {
     evaluator_.evaluate(pos, std::span<const Position>(&pos, 1), std::span<Evaluation>(&out, 1));
@@ -217,15 +234,22 @@ void Search::score_moves(const Position& pos, const MoveList& moves, int ply,
   for (const auto& m : moves) lv.children.push_back(m.position);
   static_values(pos, lv.children, lv);
   out.clear();
-  for (size_t i = 0; i < moves.size(); ++i) out.push_back(ScoredMove{i, lv.evals[i].flipped(), 0});
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const Position& c = moves[i].position;
+    const bool exact = game_outcome(c, rules_) || (options_.tables && options_.tables->covers(c));
+    out.push_back(ScoredMove{i, lv.evals[i].flipped(), 0, exact});
+  }
   std::sort(out.begin(), out.end(), better);
   if (ply <= 0 || out.empty()) return;
   const double floor = out[0].equity() - options_.filter_delta;
   const size_t keep = std::min(out.size(), static_cast<size_t>(options_.filter_keep));
   for (size_t k = 0; k < keep && out[k].equity() >= floor; ++k) {
-    out[k].eval = evaluate(moves[out[k].index].position, ply).flipped();
+    if (!out[k].exact) out[k].eval = evaluate(moves[out[k].index].position, ply).flipped();
     out[k].ply = ply;
   }
+  // Exact values are final at any depth: they rank with the deepest ones.
+  for (auto& m : out)
+    if (m.exact) m.ply = ply;
   std::sort(out.begin(), out.end(), better);
 }
 

@@ -27,6 +27,12 @@
 // A node at depth >= 1 generates the results of all its rolls first and values them at 0-ply
 // in one batched evaluator call (one base: the node with the other side to move; a position
 // reached by two rolls is sent once), then takes each roll's best at depth - 1.
+// Exact race values (selfplay/tables/): when SearchOptions::tables is set, a position the table
+// covers (a race with every checker on the table's points, BearoffTable::covers) is valued by the
+// table's exact odds (selfplay/tables/race_odds.h) at every depth instead of by the evaluator or a
+// deeper search; ScoredMove::exact says so. Net agents use the process's default table
+// (bearoff_table.h default_bearoff_table) unless their spec says tables=0.
+//
 // Every value (static and deeper) goes through an EvalCache keyed by (position, depth).
 // A Search belongs to one thread; it keeps scratch buffers per depth and allocates nothing
 // once they have grown.
@@ -43,6 +49,7 @@
 #include "core/rules.h"
 #include "nn/evaluation.h"
 #include "selfplay/search/eval_cache.h"
+#include "selfplay/tables/bearoff_table.h"
 
 namespace nardy {
 
@@ -63,19 +70,26 @@ struct SearchOptions {
   int filter_keep = 8;         // candidates kept per roll for a deeper look (>= 1)
   double filter_delta = 0.16;  // ... and only those within this equity of the best (>= 0)
   int cache_bits = EvalCache::kDefaultBits;  // 2^bits cache slots (0 disables the cache)
+  const BearoffTable* tables = nullptr;      // exact race values where it covers (not owned)
 };
 
 // One candidate of a roll, scored from the mover's view.
 struct ScoredMove {
   size_t index = 0;  // into the MoveList
   Evaluation eval;   // mover's view
-  int ply = 0;  // depth its value was computed at (0, or the requested ply if it passed the filter)
+  int ply = 0;  // depth its value was computed at (0, or the requested ply if it passed the filter
+                // or is exact)
+  bool exact = false;  // a finished game or a race position valued by the table: no error
   double equity() const { return eval.equity(); }
 };
 
 // The exact evaluation of `pos` (side to move's view) when the game is decided, else empty:
 // a finished game, or (last_roll_draw) Black's last turn after White has finished.
 std::optional<Evaluation> exact_evaluation(const Position& pos, const Rules& rules);
+
+// The table's exact race value of `pos` (side to move's view) if `table` is set and covers it.
+std::optional<Evaluation> table_evaluation(const BearoffTable* table, const Position& pos,
+                                           const Rules& rules);
 
 class Search {
  public:

@@ -6,7 +6,7 @@
 //   nardy-labels 1                   magic and version
 //   KEY VALUE                        one line per labelling option (LabelHeader::fields:
 //   ...                              player, explore, sample, candidates, labeler, rollouts,
-//                                    seed, rules; selfplay/training/labeler.h)
+//                                    seed, tables, rules; selfplay/training/labeler.h)
 //   end                              end of the header
 //   RECORD RECORD ...                36 bytes each:
 //     char     id[14]      the position (core/position_id.h), side to move about to roll
@@ -39,7 +39,7 @@ inline constexpr size_t kLabelRecordBytes = 36;
 enum class LabelSource : uint8_t {
   Search0 = 0,  // n-ply search of a net: 0x00 + n (n = 0..4)
   Rollout = 0x10,
-  RaceTable = 0x20,  // exact race odds (reserved for selfplay/tables, not yet written)
+  RaceTable = 0x20,  // exact race odds (selfplay/tables/race_odds.h)
 };
 // "1-ply", "rollout", "race table" or "source 0xNN" for an unknown byte.
 std::string label_source_name(uint8_t source);

@@ -14,6 +14,8 @@
 #include "core/random.h"
 #include "selfplay/evaluation/rollout.h"
 #include "selfplay/search/agent_kinds.h"
+#include "selfplay/search/search.h"
+#include "selfplay/tables/bearoff_table.h"
 #include "selfplay/training/progress.h"
 
 namespace nardy {
@@ -89,7 +91,10 @@ std::string label_game(uint32_t g, const LabelOptions& o, Workers& w) {
   r.game = g;
   for (size_t i = 0; i < kept.size(); ++i) {
     r.position = kept[i];
-    if (o.rollouts > 0) {
+    if (auto exact = table_evaluation(default_bearoff_table(), kept[i], o.rules)) {
+      r.target = *exact;
+      r.source = static_cast<uint8_t>(LabelSource::RaceTable);
+    } else if (o.rollouts > 0) {
       RolloutOptions ro;
       ro.trials = o.rollouts;
       ro.seed = mix_seed(rollout_seed + i);
@@ -130,6 +135,7 @@ LabelHeader label_header(const LabelOptions& o) {
               {"labeler", o.labeler},
               {"rollouts", std::to_string(o.rollouts)},
               {"seed", std::to_string(o.seed)},
+              {"tables", default_bearoff_table() ? default_bearoff_path() : "none"},
               {"rules", o.rules.to_string()}};
   return h;
 }

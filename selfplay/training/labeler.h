@@ -12,6 +12,9 @@
 //     model; selfplay/search/search.h), or
 //   * with rollouts > 0, a rollout of that many trials by the `labeler` agent (stratified and
 //     luck-adjusted, selfplay/evaluation/rollout.h), seeded from (seed, g, position).
+//   * a race position that the race table covers (selfplay/tables/bearoff_table.h
+//     default_bearoff_table(); header key `tables`) gets the table's exact odds instead, with
+//     source LabelSource::RaceTable.
 // Records go to the file (selfplay/training/label_file.h) game by game, in game order, after each
 // block of games, so the file is the same bytes for any thread count, and a rerun with the same
 // options appends the games still missing up to `games` (the header must match: a different

@@ -16,13 +16,15 @@ Evaluation white_view(const Evaluation& e, Side side) {
 
 }  // namespace
 
-TdSelfPlayer::TdSelfPlayer(ValueNet& net, const Rules& rules, std::string_view backend)
+TdSelfPlayer::TdSelfPlayer(ValueNet& net, const Rules& rules, std::string_view backend,
+                           const BearoffTable* tables)
     : encoder_(net.encoder()),
       rules_(rules),
       backend_(make_td_backend(backend, net, TdGameParams{}.lambda)),
       num_inputs_(net.num_inputs()),
       base_(num_inputs_),
       state_(num_inputs_),
+      tables_(tables),
       net_(net) {}
 
 TdSelfPlayer::~TdSelfPlayer() = default;
@@ -30,7 +32,9 @@ TdSelfPlayer::~TdSelfPlayer() = default;
 Evaluation TdSelfPlayer::search_value(const Position& pos, int ply) {
   if (!search_) {
     evaluator_ = std::make_unique<NetEvaluator>(net_);
-    search_ = std::make_unique<Search>(*evaluator_, rules_);
+    SearchOptions options;
+    options.tables = tables_;  // exact race values, as the 0-ply targets use
+    search_ = std::make_unique<Search>(*evaluator_, rules_, options);
   }
   search_->cache().new_generation();  // the weights changed since the last search
   return white_view(search_->evaluate(pos, ply), pos.side_to_move());
@@ -46,6 +50,9 @@ void TdSelfPlayer::evaluate_moves(const Position& pos) {
                   std::span<float>(inputs_.data() + i * num_inputs_, num_inputs_));
   backend_->evaluate(base_, std::span<const float>(inputs_.data(), n * num_inputs_),
                      static_cast<int>(n), std::span<Evaluation>(evals_.data(), n));
+  if (!tables_) return;
+  for (size_t i = 0; i < n; ++i)
+    if (auto exact = table_evaluation(tables_, moves_[i].position, rules_)) evals_[i] = *exact;
 }
 
 TdGameStats TdSelfPlayer::play_game(Rng& rng, const TdGameParams& params, int max_turns) {

@@ -9,6 +9,8 @@
 //      seen by the opponent (pos.with_side_to_move(~mover)) as the base;
 //   3. the mover plays the result with the best equity for itself (0-ply greedy); with
 //      probability epsilon it plays a uniformly random result instead (exploration);
+//      Candidates that the race table covers (`tables`, selfplay/tables/bearoff_table.h) get
+//      the table's exact value instead of the net's, for the choice and as the TD target;
 //   4. TD(λ) step (nn/td_backend.h), all values from White's view: the value of the state
 //      before the move is moved toward the chosen result's value (or, when the move ends the
 //      game, toward the outcome: win / win_mars / lose_mars / draw as 0-1 indicators), then
@@ -31,6 +33,7 @@
 #include "core/random.h"
 #include "nn/td_backend.h"
 #include "nn/value_net.h"
+#include "selfplay/tables/bearoff_table.h"
 
 namespace nardy {
 
@@ -55,9 +58,11 @@ struct TdGameStats {
 
 class TdSelfPlayer {
  public:
-  // Binds a TD backend ("fast" or "libtorch") to `net`, which must outlive this object.
-  // Throws Error for an unknown backend or an unsupported shape.
-  TdSelfPlayer(ValueNet& net, const Rules& rules, std::string_view backend);
+  // Binds a TD backend ("fast" or "libtorch") to `net`, which must outlive this object, and
+  // the race table `tables` (may be null; not owned; by default the process's table). Throws Error
+  // for an unknown backend or an unsupported shape.
+  TdSelfPlayer(ValueNet& net, const Rules& rules, std::string_view backend,
+               const BearoffTable* tables = default_bearoff_table());
   ~TdSelfPlayer();
 
   // Plays and learns one game. Throws Error for a lambda outside [0, 1] or a target_ply outside
@@ -81,6 +86,7 @@ class TdSelfPlayer {
   std::vector<float> inputs_;
   std::vector<float> state_;
   std::vector<Evaluation> evals_;
+  const BearoffTable* tables_;
   ValueNet net_;                             // a handle on the trained net (search targets)
   std::unique_ptr<NetEvaluator> evaluator_;  // made on the first search target
   std::unique_ptr<Search> search_;

@@ -46,7 +46,8 @@ TdWorkers::TdWorkers(ValueNet& net, const Rules& rules, std::string_view backend
   copies_.reserve(threads);  // the players keep references into copies_
   for (int t = 0; t < threads; ++t) {
     copies_.push_back(net_.clone());
-    players_.push_back(std::make_unique<TdSelfPlayer>(copies_.back(), rules, backend));
+    players_.push_back(
+        std::make_unique<TdSelfPlayer>(copies_.back(), rules, backend, default_bearoff_table()));
   }
 }
 

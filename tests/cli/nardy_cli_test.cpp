@@ -175,13 +175,33 @@ TEST_F(NardyCli, BenchPrintsTheSummaryTable) {
   CliRun r = run_nardy(
       {"bench", "--net", std::string(NARDY_TEST_DATA) + "/search_net.pt", "--scale", "0.01"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  for (const char* row : {"movegen", "TD training", "search ply 0", "search ply 1", "search ply 2",
-                          "rollout plain", "rollout luck-adjusted"})
+  for (const char* row : {"movegen", "TD training", "kernels dense", "kernels peak", "search ply 0",
+                          "search ply 1", "search ply 2", "rollout plain", "rollout luck-adjusted"})
     EXPECT_NE(r.out.find(std::string("\n") + row + " "), std::string::npos) << row << "\n" << r.out;
   EXPECT_NE(r.out.find("results"), std::string::npos) << r.out;
   CliRun bad = run_nardy({"bench", "--net", "/nonexistent/net.pt"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("/nonexistent/net.pt"), std::string::npos) << bad.err;
+}
+
+// `nardy bench kernels` reports every kernel and the peak of the scalar path (which every CPU
+// has), and all paths compute the same evaluations to float rounding (the checksums, a sum over
+// ~3,000 candidates' equities, agree to 1e-3).
+TEST_F(NardyCli, BenchKernelsReportsEachKernelAgainstThePeak) {
+  CliRun r = run_nardy({"bench", "kernels", "--seconds", "0.02"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* row :
+       {"scalar   dense", "scalar   incremental", "scalar   td step", "scalar   peak probe"})
+    EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+  std::regex checksum(R"((\w+) +dense .*%  (-?[0-9.]+))");
+  std::vector<double> sums;
+  for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), checksum);
+       it != std::sregex_iterator(); ++it)
+    sums.push_back(std::stod((*it)[2]));
+  ASSERT_FALSE(sums.empty()) << r.out;
+  for (double s : sums) EXPECT_NEAR(s, sums[0], 1e-3) << r.out;
+  CliRun bad = run_nardy({"bench", "kernels", "--path", "sse9"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.out;
 }
 #endif
 

@@ -16,29 +16,11 @@ namespace {
 
 using testing::all_parameters;
 using testing::error_of;
+using testing::PlayedGame;
+using testing::random_game;
 using testing::sample_positions;
 using testing::shape_of;
 using testing::spread_net;
-
-// The states of one random game (before every turn) and its outcome.
-struct PlayedGame {
-  std::vector<Position> states;
-  Outcome outcome;
-};
-
-PlayedGame random_game(uint64_t seed, const Rules& rules) {
-  Rng rng(seed);
-  Game game(rules);
-  PlayedGame g;
-  while (!game.is_over()) {
-    g.states.push_back(game.position());
-    const Dice dice = game.roll(rng);
-    const MoveList moves = game.legal(dice);
-    game.play(dice, moves[rng.below(static_cast<uint32_t>(moves.size()))]);
-  }
-  g.outcome = *game.outcome();
-  return g;
-}
 
 // |a - b| <= tol * max(1, |b|) element-wise; reports the worst element.
 void expect_all_close(const std::vector<float>& a, const std::vector<float>& b, float tol,

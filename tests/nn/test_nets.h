@@ -78,4 +78,24 @@ inline bool same_parameters(const ValueNet& a, const ValueNet& b) {
   return true;
 }
 
+// The states of one random game (before every turn) and its outcome.
+struct PlayedGame {
+  std::vector<Position> states;
+  Outcome outcome;
+};
+
+inline PlayedGame random_game(uint64_t seed, const Rules& rules) {
+  Rng rng(seed);
+  Game game(rules);
+  PlayedGame g;
+  while (!game.is_over()) {
+    g.states.push_back(game.position());
+    const Dice dice = game.roll(rng);
+    const MoveList moves = game.legal(dice);
+    game.play(dice, moves[rng.below(static_cast<uint32_t>(moves.size()))]);
+  }
+  g.outcome = *game.outcome();
+  return g;
+}
+
 }  // namespace nardy::testing

@@ -25,11 +25,13 @@ def test_label_read_and_fit_round_trip(tmp_path):
     labels = nardy.read_labels(str(tmp_path / "a.lbl"))
     assert labels["complete_games"] == 10
     assert len(labels["ids"]) == whole["positions"] > 0
-    assert set(labels["sources"]) == {"1-ply"}
+    assert "1-ply" in labels["sources"]
+    assert set(labels["sources"]) <= {"1-ply", "race table"}  # races: exact if a table is built
     assert labels["header"]["player"] == "heuristic"
-    pos = nardy.Position.from_id(labels["ids"][0])
+    first = labels["sources"].index("1-ply")
+    pos = nardy.Position.from_id(labels["ids"][first])
     value = nardy.make_agent(f"net:{SEARCH_NET}:ply=1").evaluate(pos)
-    win, win_mars, lose_mars, draw = labels["targets"][0]
+    win, win_mars, lose_mars, draw = labels["targets"][first]
     assert 0 <= win_mars <= win <= 1 and draw == 0
     assert win == pytest.approx(value.win, abs=1e-6)
     assert lose_mars == pytest.approx(value.lose_mars, abs=1e-6)

@@ -645,3 +645,9 @@ def fit(data: str, out: str, init: str = "", optimizer: str = "adam", lr: float 
         batch: int = 256, epochs: int = 50, patience: int = 3, holdout: float = 0.1,
         seed: int = 1, encoder: str = "raw", hidden: list[int] = [128],
         verbose: bool = False) -> dict[str, Any]: ...
+
+# ---- benchmark of positions, race tables (bind_benchmark.cpp) ----------------------------------
+
+def benchmark(agent: AgentLike = "heuristic", set: Optional[str] = None, threads: int = 1,
+              seed: int = 1, rules: RulesLike = None) -> dict[str, Any]: ...
+def race_odds(position: PositionLike, rules: RulesLike = None) -> Optional[dict[str, float]]: ...

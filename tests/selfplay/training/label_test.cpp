@@ -12,6 +12,8 @@
 #include "core/error.h"
 #include "core/position_id.h"
 #include "selfplay/search/agent_kinds.h"
+#include "selfplay/search/search.h"
+#include "selfplay/tables/bearoff_table.h"
 #include "selfplay/training/label_file.h"
 #include "tests/nn/test_nets.h"
 #include "tests/support/temp_dir.h"
@@ -167,10 +169,17 @@ TEST(Labeler, SameBytesForAnyThreadCountAndTargetsAreTheLabelersValues) {
   auto& net_agent = dynamic_cast<NetAgent&>(*labeler);
   std::set<uint32_t> games;
   for (const auto& r : f.records) {
-    EXPECT_EQ(r.source, search_source(1));
-    EXPECT_EQ(r.target.as_array(), net_agent.evaluate(r.position).as_array());
+    // Races the default table covers (if the build made one) are exact; the rest 1-ply.
+    if (auto exact = table_evaluation(default_bearoff_table(), r.position, Rules{})) {
+      EXPECT_EQ(r.source, static_cast<uint8_t>(LabelSource::RaceTable));
+      EXPECT_EQ(r.target.as_array(), exact->as_array());
+    } else {
+      EXPECT_EQ(r.source, search_source(1));
+      EXPECT_EQ(r.target.as_array(), net_agent.evaluate(r.position).as_array());
+    }
     games.insert(r.game);
   }
+  EXPECT_EQ(f.header.get("tables"), default_bearoff_table() ? default_bearoff_path() : "none");
   EXPECT_GT(games.size(), 5u);
   // Another seed samples other positions.
   LabelOptions other = small_options(12, 1);
@@ -236,6 +245,7 @@ TEST(Labeler, RolloutTargets) {
   const LabelFile f = read_label_file(tmp.file("r.lbl"));
   ASSERT_FALSE(f.records.empty());
   for (const auto& r : f.records) {
+    if (table_evaluation(default_bearoff_table(), r.position, Rules{})) continue;  // exact
     EXPECT_EQ(r.source, static_cast<uint8_t>(LabelSource::Rollout));
     EXPECT_EQ(check_label_target(r.target), "");
   }

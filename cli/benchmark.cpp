@@ -1,0 +1,108 @@
+// `nardy benchmark AGENT [--set FILE]` (an agent's error rate on the benchmark of positions) and
+// `nardy benchmark build --out FILE ...` (labels the set with rollouts, resumably); the library
+// is selfplay/evaluation/position_benchmark.h.
+#include <cstdio>
+#include <iostream>
+
+#include "cli/command.h"
+#include "core/error.h"
+#include "selfplay/evaluation/position_benchmark.h"
+#include "selfplay/search/agent_kinds.h"
+
+#ifndef NARDY_DEFAULT_BENCHMARK_SET
+#define NARDY_DEFAULT_BENCHMARK_SET "bench/positions/positions.txt"
+#endif
+
+namespace nardy::cli {
+
+void add_benchmark_command(CLI::App& app) {
+  struct Args {
+    std::string agent, set = NARDY_DEFAULT_BENCHMARK_SET, json;
+    std::vector<std::string> rules;
+    int threads = 1;
+    uint64_t seed = 1;
+  };
+  auto a = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand(
+      "benchmark",
+      "An agent's error rate on the benchmark of positions: mean equity lost per decision against\n"
+      "the best rollout result, in millipoints with a 95% CI, overall and per phase, and the "
+      "share\n"
+      "of decisions losing more than 0.1 points. `benchmark build` makes a set.");
+  cmd->require_subcommand(0, 1);
+  cmd->add_option("agent", a->agent, "Agent spec (random, heuristic, net:PATH[:ply=N]...)");
+  cmd->add_option("--set", a->set, "Benchmark set file")->capture_default_str();
+  cmd->add_option("--threads", a->threads, "Threads (results do not depend on it)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--seed", a->seed, "Seed of the agents' own randomness (noise)")
+      ->capture_default_str();
+  cmd->add_option("--json", a->json, "Also write the result as JSON to FILE");
+  add_rule_option(*cmd, a->rules);
+  cmd->callback([a, cmd] {
+    if (!cmd->get_subcommands().empty()) return;
+    if (a->agent.empty()) throw Error("benchmark: expected an AGENT spec (or `benchmark build`)");
+    const Rules rules = rules_from(a->rules);
+    const BenchmarkSet set = read_benchmark(a->set, rules);
+    make_agent(a->agent, rules);  // a bad spec fails here, on this thread
+    const std::string spec = a->agent;
+    const BenchmarkScore s = score_benchmark(
+        set, [spec, rules] { return make_agent(spec, rules); }, rules, a->threads, a->seed);
+    std::cout << "set " << a->set << " (" << set.decisions.size() << " decisions)\n" << s.to_text();
+    if (!a->json.empty()) write_output_file("benchmark", "JSON", a->json, s.to_json() + "\n");
+  });
+
+  struct BuildArgs {
+    std::string out, game_agents = "random,heuristic";
+    std::vector<std::string> rules;
+    BenchmarkBuildOptions o;
+  };
+  auto b = std::make_shared<BuildArgs>();
+  auto* build = cmd->add_subcommand(
+      "build",
+      "Sample decisions from games of --game-agents and label each candidate with rollouts,\n"
+      "appending to --out one decision at a time; run again with the same options to resume.");
+  build->add_option("--out", b->out, "Set file (created, or resumed)")->required();
+  build->add_option("--decisions", b->o.decisions, "Decisions in the set")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
+  build->add_option("--seed", b->o.seed, "Seed of the sampled games and the rollouts")
+      ->capture_default_str();
+  build->add_option("--game-agents", b->game_agents, "Comma-separated agent specs of the games")
+      ->capture_default_str();
+  build->add_option("--rollout-agent", b->o.rollout_agent, "Agent of the rollouts")
+      ->capture_default_str();
+  build->add_option("--rank-agent", b->o.rank_agent,
+                    "Net agent ranking the results when there are more than --max-candidates");
+  build->add_option("--max-candidates", b->o.max_candidates, "Candidates kept per decision")
+      ->capture_default_str()
+      ->check(CLI::Range(5, 10000));
+  build->add_option("--trials", b->o.trials, "Rollout trials per candidate")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
+  build
+      ->add_option("--luck-turns", b->o.luck_turns,
+                   "Luck-adjusted turns per trial when the rollout agent has a net (0 = all)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 10000));
+  build->add_option("--threads", b->o.threads, "Rollout threads (results do not depend on it)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  add_rule_option(*build, b->rules);
+  build->callback([b] {
+    b->o.rules = rules_from(b->rules);
+    b->o.game_agents.clear();
+    std::string rest = b->game_agents;
+    for (size_t comma; (comma = rest.find(',')) != std::string::npos; rest.erase(0, comma + 1))
+      b->o.game_agents.push_back(rest.substr(0, comma));
+    b->o.game_agents.push_back(rest);
+    build_benchmark(b->o, b->out, make_agent, [](int done, int total) {
+      std::fprintf(stderr, "\rlabelled %d / %d", done, total);
+    });
+    std::fprintf(stderr, "\n");
+    const BenchmarkSet set = read_benchmark(b->out, b->o.rules);
+    std::printf("wrote %s: %zu decisions\n", b->out.c_str(), set.decisions.size());
+  });
+}
+
+}  // namespace nardy::cli

@@ -1,0 +1,93 @@
+// nn/fast_kernels.h — the float kernels behind nn/fast_net.h, compiled once per instruction set
+// and chosen at run time.
+//
+// One source (nn/fast_kernels_impl.h) is compiled three times: "scalar" (portable C++ with the
+// compiler's baseline flags, no FMA; GCC's vector extensions lower to whatever the target has),
+// "avx2" (AVX2 + FMA, 8 floats a vector) and "avx512" (AVX-512F/BW/DQ/VL + FMA, 16 floats a
+// vector). The best path the CPU supports is used unless the environment variable NARDY_SIMD
+// (scalar, avx2 or avx512) forces one; the choice is made once per process.
+//
+// Reproducibility: avx2 and avx512 do the same operations in the same order on every number
+// (fused multiply-adds, the same partial sums), so they give the same bits; scalar rounds the
+// products separately and differs in the last bits (tests/nn/fast_kernels_test.cpp checks
+// avx2 == avx512 bit for bit and both against scalar within 1e-5). So training and search results
+// are reproducible for the same seed on machines that take the same path (or the same forced
+// NARDY_SIMD); across paths they agree to float rounding.
+//
+// This header is torch-free and includes nothing heavy: the kernel translation units are compiled
+// with instruction-set flags and must not instantiate inline functions that other translation
+// units share (the linker could keep an AVX-512 copy for a machine without it).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace nardy {
+
+enum class SimdPath : uint8_t { Scalar, Avx2, Avx512 };
+
+const char* simd_path_name(SimdPath path);                       // "scalar", "avx2", "avx512"
+std::optional<SimdPath> parse_simd_path(std::string_view name);  // nullopt if unknown
+// Whether this build has the path and this CPU runs it.
+bool simd_path_supported(SimdPath path);
+// The widest supported path.
+SimdPath best_simd_path();
+// The process's path: NARDY_SIMD if set, else best_simd_path(); decided at the first call.
+// Throws Error when NARDY_SIMD names an unknown or unsupported path (at every call, so every
+// FastNet construction reports it).
+SimdPath active_simd_path();
+
+// One hidden layer's parameters as the kernels read them (layout of nn/value_net.h):
+// W1 [in][hidden], b1 [hidden], W2 [hidden][k], b2 [k].
+struct KernelNet {
+  const float* w1;
+  const float* b1;
+  const float* w2;
+  const float* b2;
+  int in, hidden, k;   // k = 3 or 4
+  uint8_t activation;  // nn/value_net.h's Activation as its integer value
+};
+
+// TD(λ) traces as nn/fast_net.h's FastTd keeps them: k blocks of trace_size floats, each the
+// parameters' shape in the order W1, b1, W2, b2.
+struct KernelTraces {
+  float* data;
+  size_t trace_size;
+};
+
+struct FastKernels {
+  SimdPath path;
+  // Lists the non-zero inputs of x[0..n): rows[] and coef[] = x; returns their number.
+  int (*nonzero_inputs)(const float* x, int n, int* rows, float* coef);
+  // sums[0..hidden) = b1 + x W1, zero inputs skipped. Uses stack buffers of net.in entries
+  // (net.in <= kMaxKernelInputs).
+  void (*hidden_sums)(const KernelNet& net, const float* x, float* sums);
+  // sums of x from base's sums: adds (x_i - base_i) W1[i] where x_i != base_i.
+  void (*hidden_sums_from_base)(const KernelNet& net, const float* base_sums, const float* base,
+                                const float* x, float* sums);
+  // hidden = act(sums), z[0..k) = b2 + hidden W2.
+  void (*logits_from_sums)(const KernelNet& net, const float* sums, float* hidden, float* z);
+  // Adds to trace m (m < k) the gradient of output m, given the hidden sums a and activations h
+  // of the state, jac[m][0..k) = ∂V_m/∂z (already divided by the traces' scale) and the state's
+  // non-zero inputs (rows, xs). deriv (hidden) and grad (k x hidden) are scratch.
+  void (*td_add_gradient)(const KernelNet& net, const float* a, const float* h,
+                          const float (*jac)[4], const int* rows, const float* xs, int num_rows,
+                          float* deriv, float* grad, KernelTraces traces);
+  // θ += Σ_m c[m] e_m over the W1 rows `rows` and all of b1, W2, b2; params = {W1, b1, W2, b2}.
+  void (*td_update)(const KernelNet& net, float* const* params, KernelTraces traces, const float* c,
+                    const int* rows, int num_rows);
+  // Peak-rate probe for `nardy bench kernels`: `iterations` rounds of independent fused
+  // multiply-adds (or multiply + add on scalar) on registers; returns a checksum.
+  float (*peak_probe)(long iterations, float x);
+  int peak_probe_flops_per_iteration;
+};
+
+// Largest input count the kernels handle (their changed-row lists live on the stack).
+constexpr int kMaxKernelInputs = 4096;
+
+// The kernels of `path`. Throws Error if !simd_path_supported(path).
+const FastKernels& fast_kernels(SimdPath path);
+
+}  // namespace nardy

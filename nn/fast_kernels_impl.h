@@ -1,0 +1,375 @@
+// nn/fast_kernels_impl.h — the bodies of nn/fast_kernels.h's kernels, included once by each of
+// nn/fast_kernels_{scalar,avx2,avx512}.cpp after they define NARDY_KERNEL_LANES (floats per
+// vector: 8, or 16 for AVX-512) and NARDY_KERNEL_PATH (a SimdPath). Everything here has internal
+// linkage and uses only compiler builtins, so each translation unit keeps its own copy compiled
+// for its instruction set (see the note in nn/fast_kernels.h).
+//
+// Plain loops written for the auto-vectoriser (the kernel files build with -O3) and explicit
+// vectors where the order of operations matters: every number goes through the same operations
+// in the same order whatever the vector width, which is why avx2 and avx512 agree bit for bit.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__AVX2__) || defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
+#include "nn/fast_kernels.h"
+
+#ifndef NARDY_KERNEL_LANES
+#error "define NARDY_KERNEL_LANES (8 or 16) before including nn/fast_kernels_impl.h"
+#endif
+
+namespace nardy {
+namespace {
+
+constexpr int kLanes = NARDY_KERNEL_LANES;
+// Eight floats, and kLanes floats, as one value (GCC/Clang vector extensions). aligned(4) allows
+// loads from any float address.
+typedef float F8 __attribute__((vector_size(32), aligned(4)));
+typedef float FV __attribute__((vector_size(4 * NARDY_KERNEL_LANES), aligned(4)));
+
+template <class V>
+inline V load(const float* p) {
+  V v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+template <class V>
+inline void store(float* p, V v) {
+  __builtin_memcpy(p, &v, sizeof v);
+}
+
+// Activation codes (nn/value_net.h's Activation; fast_kernels.cpp checks they agree).
+constexpr uint8_t kSigmoid = 0, kTanh = 1, kRelu = 2;
+
+// e^x for x in float range, Cephes' expf polynomial with Cody-Waite range reduction
+// (relative error below 1e-7 over [-87, 88]); branch-free so that loops over it vectorise.
+inline float exp_approx(float x) {
+  x = x < -87.0f ? -87.0f : (x > 88.0f ? 88.0f : x);
+  // Round to nearest by the 1.5 * 2^23 trick (floor would be a libm call and stop the
+  // vectoriser; |x * log2 e| < 128 keeps it exact).
+  constexpr float kRound = 12582912.0f;
+  const float n = (x * 1.44269504088896341f + kRound) - kRound;
+  float r = x - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
+  return p * __builtin_bit_cast(float, bits);
+}
+
+template <uint8_t A>
+void activate(const float* a, float* h, int n) {
+  for (int j = 0; j < n; ++j) {
+    if constexpr (A == kSigmoid) {
+      h[j] = 1.0f / (1.0f + exp_approx(-a[j]));
+    } else if constexpr (A == kTanh) {
+      h[j] = 2.0f / (1.0f + exp_approx(-2.0f * a[j])) - 1.0f;
+    } else {
+      h[j] = a[j] > 0.0f ? a[j] : 0.0f;
+    }
+  }
+}
+
+// a + b * c on eight lanes: fused where the path has FMA, written out so that the compiler cannot
+// choose differently per vector width.
+inline F8 mul_add8(F8 a, F8 b, F8 c) {
+#if defined(__FMA__)
+  return reinterpret_cast<F8>(_mm256_fmadd_ps(
+      reinterpret_cast<__m256>(b), reinterpret_cast<__m256>(c), reinterpret_cast<__m256>(a)));
+#else
+  return a + b * c;
+#endif
+}
+
+// h[j..j+8) spread to match eight rows of a [hidden][K] weight matrix: part p of K, lane e holds
+// h[j + (8p + e) / K].
+template <int K>
+inline void spread_hidden(F8 h8, F8* out) {
+  if constexpr (K == 3) {
+    out[0] = __builtin_shufflevector(h8, h8, 0, 0, 0, 1, 1, 1, 2, 2);
+    out[1] = __builtin_shufflevector(h8, h8, 2, 3, 3, 3, 4, 4, 4, 5);
+    out[2] = __builtin_shufflevector(h8, h8, 5, 5, 6, 6, 6, 7, 7, 7);
+  } else {
+    out[0] = __builtin_shufflevector(h8, h8, 0, 0, 0, 0, 1, 1, 1, 1);
+    out[1] = __builtin_shufflevector(h8, h8, 2, 2, 2, 2, 3, 3, 3, 3);
+    out[2] = __builtin_shufflevector(h8, h8, 4, 4, 4, 4, 5, 5, 5, 5);
+    out[3] = __builtin_shufflevector(h8, h8, 6, 6, 6, 6, 7, 7, 7, 7);
+  }
+}
+
+// z[k] = b[k] + Σ_j h[j] w[j*K + k]. Blocks of eight units multiply the contiguous 8K weights by
+// the spread activations into K vector accumulators (flat lane f sums output f mod K); the lanes
+// are then added in increasing f. The same eight-lane operations on every path, so the same
+// rounding.
+template <int K>
+void output_layer(const float* h, const float* w, const float* b, int n, float* z) {
+  F8 acc[K] = {};
+  int j = 0;
+  for (; j + 8 <= n; j += 8) {
+    F8 hh[K];
+    spread_hidden<K>(load<F8>(h + j), hh);
+    for (int p = 0; p < K; ++p) acc[p] = mul_add8(acc[p], hh[p], load<F8>(w + j * K + 8 * p));
+  }
+  for (int k = 0; k < K; ++k) {
+    float s = b[k];
+    for (int f = k; f < 8 * K; f += K) s += acc[f / 8][f % 8];
+    for (int jj = j; jj < n; ++jj) s += h[jj] * w[jj * K + k];
+    z[k] = s;
+  }
+}
+
+// out[0..n) = init[0..n) + Σ_t coef[t] * w[rows[t] * n .. + n), in blocks of 8 vectors whose
+// sums stay in registers while the rows stream past; each unit adds the rows in order t.
+void add_rows(const float* init, const float* w, int n, const int* rows, const float* coef,
+              int num_rows, float* out) {
+  constexpr int L = kLanes, kBlock = 8 * kLanes;
+  int j = 0;
+  for (; j + kBlock <= n; j += kBlock) {
+    FV a0 = load<FV>(init + j), a1 = load<FV>(init + j + L), a2 = load<FV>(init + j + 2 * L),
+       a3 = load<FV>(init + j + 3 * L), a4 = load<FV>(init + j + 4 * L),
+       a5 = load<FV>(init + j + 5 * L), a6 = load<FV>(init + j + 6 * L),
+       a7 = load<FV>(init + j + 7 * L);
+    for (int t = 0; t < num_rows; ++t) {
+      const float d = coef[t];
+      const float* row = w + static_cast<size_t>(rows[t]) * n + j;
+      a0 += d * load<FV>(row);
+      a1 += d * load<FV>(row + L);
+      a2 += d * load<FV>(row + 2 * L);
+      a3 += d * load<FV>(row + 3 * L);
+      a4 += d * load<FV>(row + 4 * L);
+      a5 += d * load<FV>(row + 5 * L);
+      a6 += d * load<FV>(row + 6 * L);
+      a7 += d * load<FV>(row + 7 * L);
+    }
+    store(out + j, a0);
+    store(out + j + L, a1);
+    store(out + j + 2 * L, a2);
+    store(out + j + 3 * L, a3);
+    store(out + j + 4 * L, a4);
+    store(out + j + 5 * L, a5);
+    store(out + j + 6 * L, a6);
+    store(out + j + 7 * L, a7);
+  }
+  for (; j + L <= n; j += L) {
+    FV acc = load<FV>(init + j);
+    for (int t = 0; t < num_rows; ++t)
+      acc += coef[t] * load<FV>(w + static_cast<size_t>(rows[t]) * n + j);
+    store(out + j, acc);
+  }
+  for (; j + 8 <= n; j += 8) {  // only when kLanes is 16
+    F8 acc = load<F8>(init + j);
+    for (int t = 0; t < num_rows; ++t)
+      acc += coef[t] * load<F8>(w + static_cast<size_t>(rows[t]) * n + j);
+    store(out + j, acc);
+  }
+  for (; j < n; ++j) {
+    float s = init[j];
+    for (int t = 0; t < num_rows; ++t) s += coef[t] * w[static_cast<size_t>(rows[t]) * n + j];
+    out[j] = s;
+  }
+}
+
+// Bit c set iff lane c of v is non-zero.
+inline unsigned nonzero_lanes(FV v) {
+#if NARDY_KERNEL_LANES == 16 && defined(__AVX512F__)
+  __m512 m;
+  __builtin_memcpy(&m, &v, sizeof m);
+  return _mm512_cmp_ps_mask(m, _mm512_setzero_ps(), _CMP_NEQ_UQ);
+#elif NARDY_KERNEL_LANES == 8 && defined(__AVX__)
+  __m256 m;
+  __builtin_memcpy(&m, &v, sizeof m);
+  return static_cast<unsigned>(
+      _mm256_movemask_ps(_mm256_cmp_ps(m, _mm256_setzero_ps(), _CMP_NEQ_UQ)));
+#else
+  unsigned m = 0;
+  for (int c = 0; c < kLanes; ++c) m |= (v[c] != 0.0f ? 1u : 0u) << c;
+  return m;
+#endif
+}
+
+// Lists the inputs where x - base is non-zero (rows[], coef[] = x - base; base null: x itself)
+// and returns their number, in increasing order. Blocks of kLanes are compared at once and only
+// their non-zero lanes visited.
+template <bool kHasBase>
+int list_inputs(const float* x, const float* base, int n, int* rows, float* coef) {
+  int count = 0;
+  int i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    const FV d = kHasBase ? load<FV>(x + i) - load<FV>(base + i) : load<FV>(x + i);
+    for (unsigned m = nonzero_lanes(d); m; m &= m - 1) {
+      const int c = __builtin_ctz(m);
+      rows[count] = i + c;
+      coef[count] = d[c];
+      ++count;
+    }
+  }
+  for (; i < n; ++i) {
+    const float d = kHasBase ? x[i] - base[i] : x[i];
+    rows[count] = i;
+    coef[count] = d;
+    count += d != 0.0f;
+  }
+  return count;
+}
+
+int k_nonzero_inputs(const float* x, int n, int* rows, float* coef) {
+  return list_inputs<false>(x, nullptr, n, rows, coef);
+}
+
+void k_hidden_sums(const KernelNet& net, const float* x, float* sums) {
+  int rows[kMaxKernelInputs];
+  float coef[kMaxKernelInputs];
+  const int n = list_inputs<false>(x, nullptr, net.in, rows, coef);
+  add_rows(net.b1, net.w1, net.hidden, rows, coef, n, sums);
+}
+
+void k_hidden_sums_from_base(const KernelNet& net, const float* base_sums, const float* base,
+                             const float* x, float* sums) {
+  int rows[kMaxKernelInputs];
+  float coef[kMaxKernelInputs];
+  const int n = list_inputs<true>(x, base, net.in, rows, coef);
+  add_rows(base_sums, net.w1, net.hidden, rows, coef, n, sums);
+}
+
+void k_logits_from_sums(const KernelNet& net, const float* sums, float* hidden, float* z) {
+  switch (net.activation) {
+    case kSigmoid:
+      activate<kSigmoid>(sums, hidden, net.hidden);
+      break;
+    case kTanh:
+      activate<kTanh>(sums, hidden, net.hidden);
+      break;
+    default:
+      activate<kRelu>(sums, hidden, net.hidden);
+      break;
+  }
+  if (net.k == 3)
+    output_layer<3>(hidden, net.w2, net.b2, net.hidden, z);
+  else
+    output_layer<4>(hidden, net.w2, net.b2, net.hidden, z);
+}
+
+void k_td_add_gradient(const KernelNet& net, const float* a, const float* h, const float (*jac)[4],
+                       const int* rows, const float* xs, int num_rows, float* deriv, float* grad,
+                       KernelTraces traces) {
+  const int hn = net.hidden, kn = net.k;
+  const float* w2 = net.w2;
+  // g_k[j] = act'(a_j) Σ_m J[k][m] W2[j][m].
+  switch (net.activation) {
+    case kSigmoid:
+      for (int j = 0; j < hn; ++j) deriv[j] = h[j] * (1.0f - h[j]);
+      break;
+    case kTanh:
+      for (int j = 0; j < hn; ++j) deriv[j] = 1.0f - h[j] * h[j];
+      break;
+    default:
+      for (int j = 0; j < hn; ++j) deriv[j] = a[j] > 0.0f ? 1.0f : 0.0f;
+      break;
+  }
+  for (int k = 0; k < kn; ++k) {
+    float* g = grad + static_cast<size_t>(k) * hn;
+    const float* jk = jac[k];
+    if (kn == 3) {
+      for (int j = 0; j < hn; ++j)
+        g[j] = deriv[j] * (jk[0] * w2[j * 3] + jk[1] * w2[j * 3 + 1] + jk[2] * w2[j * 3 + 2]);
+    } else {
+      for (int j = 0; j < hn; ++j)
+        g[j] = deriv[j] * (jk[0] * w2[j * 4] + jk[1] * w2[j * 4 + 1] + jk[2] * w2[j * 4 + 2] +
+                           jk[3] * w2[j * 4 + 3]);
+    }
+  }
+  const size_t off_b1 = static_cast<size_t>(net.in) * hn;
+  const size_t off_w2 = off_b1 + hn;
+  const size_t off_b2 = off_w2 + static_cast<size_t>(hn) * kn;
+  for (int k = 0; k < kn; ++k) {
+    float* t = traces.data + static_cast<size_t>(k) * traces.trace_size;
+    const float* __restrict__ g = grad + static_cast<size_t>(k) * hn;
+    for (int r = 0; r < num_rows; ++r) {
+      const float xi = xs[r];
+      float* __restrict__ row = t + static_cast<size_t>(rows[r]) * hn;
+      for (int j = 0; j < hn; ++j) row[j] += xi * g[j];
+    }
+    float* tb1 = t + off_b1;
+    for (int j = 0; j < hn; ++j) tb1[j] += g[j];
+    float* tw2 = t + off_w2;
+    for (int j = 0; j < hn; ++j)
+      for (int m = 0; m < kn; ++m) tw2[j * kn + m] += jac[k][m] * h[j];
+    float* tb2 = t + off_b2;
+    for (int m = 0; m < kn; ++m) tb2[m] += jac[k][m];
+  }
+}
+
+// theta[0..n) += Σ_m c[m] t_m[offset + i] over the kn traces.
+inline void apply_traces(float* __restrict__ theta, const float* e, size_t trace_size,
+                         size_t offset, size_t n, const float* c, int kn) {
+  const float* __restrict__ t0 = e + offset;
+  const float* __restrict__ t1 = t0 + trace_size;
+  const float* __restrict__ t2 = t1 + trace_size;
+  const float c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
+  if (kn == 4) {
+    const float* __restrict__ t3 = t2 + trace_size;
+    for (size_t i = 0; i < n; ++i) theta[i] += c0 * t0[i] + c1 * t1[i] + c2 * t2[i] + c3 * t3[i];
+  } else {
+    for (size_t i = 0; i < n; ++i) theta[i] += c0 * t0[i] + c1 * t1[i] + c2 * t2[i];
+  }
+}
+
+void k_td_update(const KernelNet& net, float* const* params, KernelTraces traces, const float* c,
+                 const int* rows, int num_rows) {
+  const size_t hn = net.hidden, kn = net.k;
+  const size_t off_b1 = static_cast<size_t>(net.in) * hn;
+  for (int r = 0; r < num_rows; ++r) {
+    const size_t row = static_cast<size_t>(rows[r]) * hn;
+    apply_traces(params[0] + row, traces.data, traces.trace_size, row, hn, c, net.k);
+  }
+  apply_traces(params[1], traces.data, traces.trace_size, off_b1, hn, c, net.k);
+  apply_traces(params[2], traces.data, traces.trace_size, off_b1 + hn, hn * kn, c, net.k);
+  apply_traces(params[3], traces.data, traces.trace_size, off_b1 + hn + hn * kn, kn, c, net.k);
+}
+
+// Eight independent multiply-add chains of kLanes floats: enough to keep two FMA units with a
+// latency of four cycles busy.
+constexpr int kProbeChains = 8;
+
+float k_peak_probe(long iterations, float x) {
+  FV acc[kProbeChains];
+  FV mul, add;
+  for (int c = 0; c < kLanes; ++c) {
+    mul[c] = 0.999f;
+    add[c] = 1e-3f;
+  }
+  for (int i = 0; i < kProbeChains; ++i)
+    for (int c = 0; c < kLanes; ++c) acc[i][c] = x + static_cast<float>(i + c);
+  for (long it = 0; it < iterations; ++it) {
+#pragma GCC unroll 8
+    for (int i = 0; i < kProbeChains; ++i) acc[i] = acc[i] * mul + add;
+  }
+  float s = 0.0f;
+  for (int i = 0; i < kProbeChains; ++i)
+    for (int c = 0; c < kLanes; ++c) s += acc[i][c];
+  return s;
+}
+
+constexpr FastKernels make_kernels(SimdPath path) {
+  return FastKernels{path,
+                     k_nonzero_inputs,
+                     k_hidden_sums,
+                     k_hidden_sums_from_base,
+                     k_logits_from_sums,
+                     k_td_add_gradient,
+                     k_td_update,
+                     k_peak_probe,
+                     2 * kProbeChains * kLanes};
+}
+
+}  // namespace
+}  // namespace nardy

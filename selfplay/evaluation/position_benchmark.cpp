@@ -1,0 +1,443 @@
+#include "selfplay/evaluation/position_benchmark.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <unordered_set>
+
+#include "core/error.h"
+#include "core/game.h"
+#include "core/movegen.h"
+#include "core/notation.h"
+#include "core/position_id.h"
+#include "selfplay/agents/heuristic_agent.h"
+#include "selfplay/evaluation/rollout.h"
+#include "selfplay/search/net_agent.h"
+#include "selfplay/tables/race.h"
+
+namespace nardy {
+
+const char* phase_name(Phase p) {
+  switch (p) {
+    case Phase::Opening:
+      return "opening";
+    case Phase::Contact:
+      return "contact";
+    case Phase::Race:
+      return "race";
+    case Phase::Bearoff:
+      return "bearoff";
+  }
+  return "?";
+}
+
+Phase parse_phase(std::string_view name) {
+  for (Phase p : kAllPhases)
+    if (name == phase_name(p)) return p;
+  throw Error("unknown phase '" + std::string(name) +
+              "' (expected opening, contact, race or bearoff)");
+}
+
+Phase phase_of(const Position& pos) {
+  if (is_race(pos))
+    return highest_route(pos, pos.side_to_move()) <= kHomeSize ? Phase::Bearoff : Phase::Race;
+  if (pos.on_head(Side::White) >= 11 && pos.on_head(Side::Black) >= 11) return Phase::Opening;
+  return Phase::Contact;
+}
+
+// ---- Text format ----
+
+std::string format_decision(const BenchmarkDecision& d) {
+  std::string s = "decision " + position_id(d.pos) + " " + std::to_string(d.dice.d1) +
+                  std::to_string(d.dice.d2) + " " + phase_name(d.phase) + " " +
+                  std::to_string(d.candidates.size()) + "\n";
+  char buf[64];
+  for (const auto& c : d.candidates) {
+    std::snprintf(buf, sizeof buf, " %+.5f %.5f ", c.equity, c.se);
+    s += position_id(c.result) + buf + c.notation + "\n";
+  }
+  return s;
+}
+
+BenchmarkSet read_benchmark(const std::string& path, const Rules& rules) {
+  std::ifstream in(path);
+  if (!in) throw Error("benchmark set '" + path + "': cannot open the file");
+  BenchmarkSet set;
+  std::string line;
+  int lineno = 0;
+  auto fail = [&](const std::string& what) {
+    return Error("benchmark set '" + path + "' line " + std::to_string(lineno) + ": " + what);
+  };
+  int pending = 0;  // candidate lines still expected
+  MoveList legal;
+  std::set<std::string> seen;
+  auto finish = [&] {
+    if (pending > 0) throw fail("decision ends after too few candidate lines");
+  };
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (line.empty()) continue;
+    if (line[0] == '#') {
+      if (set.decisions.empty() && pending == 0) set.header.push_back(line.substr(1));
+      continue;
+    }
+    std::istringstream ls(line);
+    if (line.rfind("decision ", 0) == 0) {
+      finish();
+      std::string word, id, dice, phase;
+      int n = 0;
+      if (!(ls >> word >> id >> dice >> phase >> n) || n < 2)
+        throw fail("expected 'decision POSID D1D2 PHASE N' with N >= 2");
+      BenchmarkDecision d;
+      try {
+        d.pos = parse_position_id(id);
+        if (dice.size() != 2) throw Error("dice '" + dice + "' must be two digits");
+        d.dice = make_dice(dice[0] - '0', dice[1] - '0');
+        d.phase = parse_phase(phase);
+      } catch (const Error& e) {
+        throw fail(e.what());
+      }
+      legal = legal_moves(d.pos, d.dice, rules);
+      if (static_cast<int>(legal.size()) < n)
+        throw fail(std::to_string(n) + " candidates but only " + std::to_string(legal.size()) +
+                   " legal results");
+      set.decisions.push_back(std::move(d));
+      pending = n;
+      seen.clear();
+      continue;
+    }
+    if (pending == 0) throw fail("a candidate line outside a decision");
+    std::string id, notation;
+    double eq = 0, se = 0;
+    if (!(ls >> id >> eq >> se) || se < 0 || std::abs(eq) > 2.0001)
+      throw fail("expected 'POSID EQUITY SE NOTATION' (equity in [-2, 2], se >= 0)");
+    std::getline(ls >> std::ws, notation);
+    BenchmarkCandidate c;
+    try {
+      c.result = parse_position_id(id);
+    } catch (const Error& e) {
+      throw fail(e.what());
+    }
+    if (std::none_of(legal.begin(), legal.end(),
+                     [&](const MoveResult& m) { return m.position == c.result; }))
+      throw fail("candidate " + id + " is not a legal result of the decision");
+    if (!seen.insert(id).second) throw fail("candidate " + id + " is listed twice");
+    c.notation = notation;
+    c.equity = eq;
+    c.se = se;
+    auto& cands = set.decisions.back().candidates;
+    if (!cands.empty() && eq > cands.back().equity + 1e-9)
+      throw fail("candidates must be listed best first");
+    cands.push_back(std::move(c));
+    --pending;
+  }
+  finish();
+  if (set.decisions.empty()) throw Error("benchmark set '" + path + "': no decisions");
+  return set;
+}
+
+// ---- Building ----
+
+std::vector<BenchmarkDecision> sample_decisions(const BenchmarkBuildOptions& o,
+                                                const AgentBySpec& make_agent) {
+  if (o.decisions < 1) throw Error("benchmark: decisions must be at least 1");
+  if (o.game_agents.empty()) throw Error("benchmark: no game agents");
+  std::vector<std::unique_ptr<Agent>> agents;
+  for (const auto& spec : o.game_agents) agents.push_back(make_agent(spec, o.rules));
+  double total_share = 0;
+  for (double s : o.phase_shares) total_share += s;
+  std::array<int, 4> quota{};
+  int assigned = 0;
+  for (int p = 0; p < 4; ++p) {
+    quota[static_cast<size_t>(p)] = static_cast<int>(
+        std::floor(o.decisions * o.phase_shares[static_cast<size_t>(p)] / total_share));
+    assigned += quota[static_cast<size_t>(p)];
+  }
+  quota[1] += o.decisions - assigned;  // rounding goes to contact
+  std::array<std::vector<BenchmarkDecision>, 4> found;
+  std::unordered_set<uint64_t> seen;
+  Rng rng(o.seed);
+  MoveList moves;
+  auto full = [&] {
+    for (int p = 0; p < 4; ++p)
+      if (static_cast<int>(found[static_cast<size_t>(p)].size()) < quota[static_cast<size_t>(p)])
+        return false;
+    return true;
+  };
+  for (int64_t game = 0; !full(); ++game) {
+    if (game > 1000000) throw Error("benchmark: could not fill the phase quotas");
+    Rng g = rng.split(static_cast<uint64_t>(game));
+    Agent& white = *agents[g.below(static_cast<uint32_t>(agents.size()))];
+    Agent& black = *agents[g.below(static_cast<uint32_t>(agents.size()))];
+    Game play(o.rules);
+    while (!play.is_over() && play.history().size() < 10000) {
+      const Dice dice = play.roll(g);
+      const Position pos = play.position();
+      moves = play.legal(dice);
+      if (moves.size() >= 2 && g.below(8) == 0) {
+        const Phase ph = phase_of(pos);
+        auto& bucket = found[static_cast<size_t>(ph)];
+        const uint64_t key = pos.hash() * 131 + dice.high() * 7 + dice.low();
+        if (static_cast<int>(bucket.size()) < quota[static_cast<size_t>(ph)] &&
+            seen.insert(key).second)
+          bucket.push_back(BenchmarkDecision{
+              pos,
+              Dice{static_cast<uint8_t>(dice.high()), static_cast<uint8_t>(dice.low())},
+              ph,
+              {}});
+      }
+      Agent& a = pos.side_to_move() == Side::White ? white : black;
+      play.play(dice, moves[a.choose(pos, dice, moves, g)]);
+    }
+  }
+  // Interleave the phases so that a partly built set covers all of them.
+  std::vector<BenchmarkDecision> out;
+  for (size_t i = 0; out.size() < static_cast<size_t>(o.decisions); ++i)
+    for (auto& bucket : found)
+      if (i < bucket.size()) out.push_back(bucket[i]);
+  return out;
+}
+
+std::vector<std::string> benchmark_header(const BenchmarkBuildOptions& o) {
+  std::string agents;
+  for (const auto& a : o.game_agents) agents += (agents.empty() ? "" : ",") + a;
+  char shares[128];
+  std::snprintf(shares, sizeof shares, "%g,%g,%g,%g", o.phase_shares[0], o.phase_shares[1],
+                o.phase_shares[2], o.phase_shares[3]);
+  return {" nardy position benchmark, format 1 (selfplay/evaluation/position_benchmark.h)",
+          " decisions: " + std::to_string(o.decisions),
+          " seed: " + std::to_string(o.seed),
+          " game agents: " + agents,
+          " phase shares (opening,contact,race,bearoff): " + std::string(shares),
+          " rollout agent: " + o.rollout_agent,
+          " rank agent: " + (o.rank_agent.empty() ? std::string("none") : o.rank_agent),
+          " max candidates: " + std::to_string(o.max_candidates),
+          " trials per candidate: " + std::to_string(o.trials),
+          " luck-adjusted turns per trial: " +
+              (o.luck_turns > 0 ? std::to_string(o.luck_turns) : std::string("all")),
+          " race table: " + (default_bearoff_table()
+                                 ? std::to_string(default_bearoff_table()->points()) + " points"
+                                 : std::string("none")),
+          " rules: " + o.rules.to_string()};
+}
+
+namespace {
+
+// The candidates of one decision, best first, with rollout equities (mover's view).
+std::vector<BenchmarkCandidate> label_decision(const BenchmarkDecision& d, size_t index,
+                                               const BenchmarkBuildOptions& o,
+                                               const AgentBySpec& make_agent, Agent* ranker) {
+  MoveList moves = legal_moves(d.pos, d.dice, o.rules);
+  sort_by_position(moves);
+  std::vector<size_t> keep;
+  if (static_cast<int>(moves.size()) <= o.max_candidates) {
+    for (size_t i = 0; i < moves.size(); ++i) keep.push_back(i);
+  } else if (!ranker) {  // the hand-written evaluation's best (selfplay/agents/heuristic_agent.h)
+    std::vector<std::pair<double, size_t>> scored;
+    for (size_t i = 0; i < moves.size(); ++i)
+      scored.push_back({-heuristic_score(moves[i].position, d.pos.side_to_move()), i});
+    std::stable_sort(scored.begin(), scored.end());
+    for (int k = 0; k < o.max_candidates; ++k)
+      keep.push_back(scored[static_cast<size_t>(k)].second);
+  } else {
+    auto* net = dynamic_cast<NetAgent*>(ranker);
+    if (!net) throw Error("benchmark: the rank agent '" + ranker->spec() + "' has no net");
+    std::vector<ScoredMove> scored;
+    net->rank(d.pos, moves, scored);
+    for (int k = 0; k < o.max_candidates; ++k) keep.push_back(scored[static_cast<size_t>(k)].index);
+  }
+  RolloutOptions ro;
+  ro.trials = o.trials;
+  ro.luck_turns = o.luck_turns;
+  ro.threads = o.threads;
+  ro.seed = Rng(o.seed).split(1000003 + index).next();  // shared by the candidates
+  ro.rules = o.rules;
+  const std::string spec = o.rollout_agent;
+  const Rules rules = o.rules;
+  const AgentMaker maker = [&make_agent, spec, rules] { return make_agent(spec, rules); };
+  std::vector<BenchmarkCandidate> out;
+  for (size_t i : keep) {
+    BenchmarkCandidate c;
+    c.result = moves[i].position;
+    c.notation = format_move(moves[i].move);
+    if (auto end = game_outcome(c.result, o.rules)) {
+      c.equity = end->points_for(d.pos.side_to_move());
+      c.se = 0;
+    } else {
+      const RolloutResult r = rollout(c.result, maker, {}, ro).flipped();
+      c.equity = r.equity().mean;
+      c.se = r.equity().se;
+    }
+    out.push_back(std::move(c));
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.equity > b.equity; });
+  return out;
+}
+
+}  // namespace
+
+void build_benchmark(const BenchmarkBuildOptions& o, const std::string& path,
+                     const AgentBySpec& make_agent, const std::function<void(int, int)>& progress) {
+  if (o.max_candidates < 5) throw Error("benchmark: max candidates must be at least 5");
+  if (o.trials < 1) throw Error("benchmark: trials must be at least 1");
+  if (o.luck_turns < 0) throw Error("benchmark: luck-adjusted turns must be >= 0 (0 = all)");
+  const std::vector<std::string> header = benchmark_header(o);
+  size_t done = 0;
+  {
+    std::ifstream probe(path);
+    if (probe) {
+      const BenchmarkSet old = read_benchmark(path, o.rules);
+      if (old.header != header)
+        throw Error("benchmark set '" + path +
+                    "' was built with other options (its header differs); remove it or build "
+                    "with the same options to resume");
+      done = old.decisions.size();
+    }
+  }
+  const std::vector<BenchmarkDecision> todo = sample_decisions(o, make_agent);
+  if (done > todo.size())
+    throw Error("benchmark set '" + path + "' has more decisions than the build makes");
+  std::ofstream out(path, std::ios::app);
+  if (!out) throw Error("benchmark: cannot write '" + path + "'");
+  if (done == 0) {
+    for (const auto& h : header) out << "#" << h << "\n";
+    out.flush();
+  }
+  std::unique_ptr<Agent> ranker =
+      o.rank_agent.empty() ? nullptr : make_agent(o.rank_agent, o.rules);
+  for (size_t i = done; i < todo.size(); ++i) {
+    BenchmarkDecision d = todo[i];
+    d.candidates = label_decision(d, i, o, make_agent, ranker.get());
+    out << format_decision(d);
+    out.flush();
+    if (!out) throw Error("benchmark: cannot write '" + path + "'");
+    if (progress) progress(static_cast<int>(i + 1), static_cast<int>(todo.size()));
+  }
+}
+
+// ---- Scoring ----
+
+namespace {
+
+PhaseScore phase_score(const std::string& name, const std::vector<double>& losses,
+                       int64_t outside) {
+  PhaseScore s;
+  s.phase = name;
+  std::vector<double> mp;
+  int64_t over = 0;
+  for (double l : losses) {
+    mp.push_back(1000.0 * l);
+    over += l > 0.1;
+  }
+  s.loss = estimate_mean(mp);
+  s.share_over_0_1 = losses.empty() ? 0 : static_cast<double>(over) / losses.size();
+  s.outside = outside;
+  return s;
+}
+
+}  // namespace
+
+BenchmarkScore score_benchmark(const BenchmarkSet& set, const AgentMaker& make, const Rules& rules,
+                               int threads, uint64_t seed) {
+  if (threads < 1) throw Error("benchmark: threads must be at least 1");
+  const size_t n = set.decisions.size();
+  std::vector<double> loss(n, 0.0);
+  std::vector<char> outside(n, 0);
+  std::string spec;
+  std::mutex mutex;
+  std::exception_ptr failure;
+  auto worker = [&](int t) {
+    try {
+      std::unique_ptr<Agent> agent = make();
+      if (!agent) throw Error("benchmark: the agent factory returned no agent");
+      if (t == 0) spec = agent->spec();
+      MoveList moves;
+      for (size_t i = static_cast<size_t>(t); i < n; i += static_cast<size_t>(threads)) {
+        const BenchmarkDecision& d = set.decisions[i];
+        moves = legal_moves(d.pos, d.dice, rules);
+        sort_by_position(moves);
+        Rng rng = Rng(seed).split(i);
+        const Position chosen = moves[agent->choose(d.pos, d.dice, moves, rng)].position;
+        const double best = d.candidates.front().equity;
+        auto it = std::find_if(d.candidates.begin(), d.candidates.end(),
+                               [&](const BenchmarkCandidate& c) { return c.result == chosen; });
+        if (it == d.candidates.end()) {
+          loss[i] = best - d.candidates.back().equity;
+          outside[i] = 1;
+        } else {
+          loss[i] = best - it->equity;
+        }
+      }
+    } catch (...) {
+      std::lock_guard lock(mutex);
+      if (!failure) failure = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (auto& th : pool) th.join();
+  if (failure) std::rethrow_exception(failure);
+
+  BenchmarkScore score;
+  score.agent = spec;
+  std::vector<double> all;
+  int64_t all_out = 0;
+  for (size_t i = 0; i < n; ++i) all.push_back(loss[i]), all_out += outside[i];
+  score.overall = phase_score("overall", all, all_out);
+  for (Phase p : kAllPhases) {
+    std::vector<double> xs;
+    int64_t out = 0;
+    for (size_t i = 0; i < n; ++i)
+      if (set.decisions[i].phase == p) xs.push_back(loss[i]), out += outside[i];
+    if (!xs.empty()) score.phases.push_back(phase_score(phase_name(p), xs, out));
+  }
+  return score;
+}
+
+std::string BenchmarkScore::to_text() const {
+  std::string s = "agent " + agent + ": equity lost per decision vs the best rollout result\n";
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%-9s %9s %10s %22s %10s %8s\n", "phase", "decisions", "mean (mp)",
+                "95% CI (mp)", "> 0.1 pt", "outside");
+  s += buf;
+  auto row = [&](const PhaseScore& p) {
+    std::snprintf(buf, sizeof buf, "%-9s %9lld %10.1f   [%8.1f, %8.1f] %9.1f%% %8lld\n",
+                  p.phase.c_str(), static_cast<long long>(p.loss.n), p.loss.mean, p.loss.ci95_low,
+                  p.loss.ci95_high, 100.0 * p.share_over_0_1, static_cast<long long>(p.outside));
+    s += buf;
+  };
+  row(overall);
+  for (const auto& p : phases) row(p);
+  s += "(mp = millipoints; outside = choices not among the listed candidates, charged the "
+       "largest listed loss)\n";
+  return s;
+}
+
+std::string BenchmarkScore::to_json() const {
+  auto one = [](const PhaseScore& p) {
+    return nlohmann::json{{"phase", p.phase},
+                          {"decisions", p.loss.n},
+                          {"mean_millipoints", p.loss.mean},
+                          {"se_millipoints", p.loss.se},
+                          {"ci95_low", p.loss.ci95_low},
+                          {"ci95_high", p.loss.ci95_high},
+                          {"share_over_0_1", p.share_over_0_1},
+                          {"outside", p.outside}};
+  };
+  nlohmann::json j;
+  j["agent"] = agent;
+  j["overall"] = one(overall);
+  j["phases"] = nlohmann::json::array();
+  for (const auto& p : phases) j["phases"].push_back(one(p));
+  return j.dump(2);
+}
+
+}  // namespace nardy

@@ -1,0 +1,129 @@
+// selfplay/evaluation/position_benchmark.h — a fixed benchmark of decisions with rollout
+// equities, and an agent's error rate on it (`nardy benchmark`, nardy.benchmark).
+//
+// A decision is a position and a roll with at least two legal results. The set keeps, for each,
+// its candidates — every legal result, or when there are more than `max_candidates` the best
+// `max_candidates` by the rank agent's search (a net agent at its ply; without one, by the
+// heuristic's evaluation, selfplay/agents/heuristic_agent.h heuristic_score) — each with a rollout
+// equity for the mover and its standard error (selfplay/evaluation/rollout.h: stratified first two
+// rolls, luck adjustment when the rollout agent has a net; the candidates of one decision share
+// their dice streams).
+//
+// Phases (phase_of; a function of the position alone):
+//   opening   not a race, and both sides still have at least 11 checkers on their heads
+//   contact   any other position that is not a race
+//   race      a race (selfplay/tables/race.h) in which the mover still has a checker outside home
+//   bearoff   a race with every checker of the mover at home (r <= 6)
+//
+// Text format (version 1; '#' lines are comments and the build's header):
+//   decision POSID D1D2 PHASE N
+//   POSID EQUITY SE NOTATION        N lines, one per candidate, best first; POSID is the
+//                                   result's position ID (core/position_id.h), NOTATION the move
+// Reading checks every decision against the rules: the candidates must be distinct legal
+// results of the position and roll; any problem is an Error naming the file and line.
+//
+// Error rate of an agent: on each decision the agent chooses a legal result; its loss is the best
+// candidate's equity minus the chosen one's (0 for the best). A choice outside the listed
+// candidates (possible only when they were cut to the top ones) is charged the largest listed
+// loss, a lower bound, and counted as `outside`. Reported in millipoints (1/1000 of a point) as
+// the mean over decisions with a 95% confidence interval (Student t), overall and per phase, with
+// the share of decisions losing more than 0.1 points.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/position.h"
+#include "core/rules.h"
+#include "selfplay/agents/agent.h"
+#include "selfplay/evaluation/stats.h"
+
+namespace nardy {
+
+enum class Phase { Opening, Contact, Race, Bearoff };
+inline constexpr Phase kAllPhases[] = {Phase::Opening, Phase::Contact, Phase::Race, Phase::Bearoff};
+const char* phase_name(Phase p);
+// Throws Error for a name that is not a phase.
+Phase parse_phase(std::string_view name);
+Phase phase_of(const Position& pos);
+
+struct BenchmarkCandidate {
+  Position result;  // after the move, opponent to move
+  std::string notation;
+  double equity = 0, se = 0;  // the mover's view
+};
+
+struct BenchmarkDecision {
+  Position pos;
+  Dice dice;
+  Phase phase = Phase::Contact;
+  std::vector<BenchmarkCandidate> candidates;  // best first
+};
+
+struct BenchmarkSet {
+  std::vector<std::string> header;  // the '#' lines, without '#'
+  std::vector<BenchmarkDecision> decisions;
+};
+
+// One decision in the text format (its "decision" line and candidate lines).
+std::string format_decision(const BenchmarkDecision& d);
+// Reads a set; Error naming `path` and the line on any problem. `rules` checks legality.
+BenchmarkSet read_benchmark(const std::string& path, const Rules& rules = {});
+
+struct BenchmarkBuildOptions {
+  int decisions = 2000;
+  uint64_t seed = 1;
+  // Agents of the sampled games: each game draws White and Black from this list.
+  std::vector<std::string> game_agents = {"random", "heuristic"};
+  // Share of the set per phase (opening, contact, race, bearoff); normalised.
+  std::array<double, 4> phase_shares = {0.2, 0.4, 0.2, 0.2};
+  std::string rollout_agent = "heuristic";
+  std::string rank_agent;  // a net agent ranking results to keep the top ones ("": heuristic)
+  int max_candidates = 8;  // >= 5
+  int64_t trials = 144;
+  // Turns of each trial that are luck-adjusted when the rollout agent has a net (RolloutOptions::
+  // luck_turns; 0 = every turn). Each adjusted turn costs a 1-ply evaluation.
+  int luck_turns = 0;
+  int threads = 1;
+  Rules rules;
+};
+
+// The decisions of the set, without candidates: sampled from games of `game_agents` seeded by
+// `seed` (each game's turns are taken with probability 1/8, distinct decisions only, until each
+// phase's quota is met). Deterministic for the options.
+std::vector<BenchmarkDecision> sample_decisions(const BenchmarkBuildOptions& options,
+                                                const AgentBySpec& make_agent);
+
+// The header lines a build with `options` writes (what made the set).
+std::vector<std::string> benchmark_header(const BenchmarkBuildOptions& options);
+
+// Builds the set into `path`, resumably: if the file exists its header must equal this build's
+// and its decisions are kept; the missing ones are labelled and appended one at a time (flushed),
+// so a killed build continues where it stopped. `progress(done, total)` after each decision.
+void build_benchmark(const BenchmarkBuildOptions& options, const std::string& path,
+                     const AgentBySpec& make_agent,
+                     const std::function<void(int, int)>& progress = {});
+
+struct PhaseScore {
+  std::string phase;  // "overall" or a phase name
+  MeanEstimate loss;  // millipoints per decision
+  double share_over_0_1 = 0;
+  int64_t outside = 0;
+};
+
+struct BenchmarkScore {
+  std::string agent;
+  PhaseScore overall;
+  std::vector<PhaseScore> phases;  // those present in the set
+  std::string to_text() const;
+  std::string to_json() const;
+};
+
+// The agent's error rate on `set` (agents from `make`, one per thread; the agent's Rng for
+// decision i is Rng(seed).split(i), so the result does not depend on `threads`).
+BenchmarkScore score_benchmark(const BenchmarkSet& set, const AgentMaker& make, const Rules& rules,
+                               int threads = 1, uint64_t seed = 1);
+
+}  // namespace nardy

@@ -1,0 +1,188 @@
+// The kernel paths of nn/fast_kernels.h against each other: every path this CPU supports
+// against the portable scalar one (within float rounding), and avx2 against avx512 bit for bit
+// (the reproducibility nn/fast_kernels.h promises), for the dense and incremental forward and
+// for TD(λ) traces and updates over a game.
+#include "nn/fast_kernels.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/movegen.h"
+#include "nn/fast_net.h"
+#include "tests/nn/test_nets.h"
+
+namespace nardy {
+namespace {
+
+using testing::all_parameters;
+using testing::PlayedGame;
+using testing::random_game;
+using testing::sample_positions;
+using testing::shape_of;
+using testing::spread_net;
+
+constexpr SimdPath kAllPaths[] = {SimdPath::Scalar, SimdPath::Avx2, SimdPath::Avx512};
+
+std::vector<SimdPath> supported_paths() {
+  std::vector<SimdPath> out;
+  for (SimdPath p : kAllPaths)
+    if (simd_path_supported(p)) out.push_back(p);
+  return out;
+}
+
+bool same_bits(const Evaluation& a, const Evaluation& b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+TEST(SimdPath, NamesParseAndTheChosenPathIsSupported) {
+  for (SimdPath p : kAllPaths) {
+    ASSERT_TRUE(parse_simd_path(simd_path_name(p)).has_value());
+    EXPECT_EQ(*parse_simd_path(simd_path_name(p)), p);
+  }
+  EXPECT_FALSE(parse_simd_path("sse9").has_value());
+  EXPECT_TRUE(simd_path_supported(SimdPath::Scalar));
+  EXPECT_TRUE(simd_path_supported(best_simd_path()));
+  EXPECT_TRUE(simd_path_supported(active_simd_path()));
+  for (SimdPath p : kAllPaths) {
+    if (simd_path_supported(p))
+      EXPECT_EQ(fast_kernels(p).path, p);
+    else
+      EXPECT_THROW(fast_kernels(p), Error) << simd_path_name(p);
+  }
+}
+
+struct Case {
+  const char* encoder;
+  int hidden;
+  Activation activation;
+  int outputs;
+};
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  return std::string(info.param.encoder[0] == 'r' ? "raw" : "extended") + "_h" +
+         std::to_string(info.param.hidden) + "_" + activation_name(info.param.activation) + "_k" +
+         std::to_string(info.param.outputs);
+}
+
+class KernelPaths : public ::testing::TestWithParam<Case> {};
+
+// Dense and incremental evaluations of every candidate of some turns.
+TEST_P(KernelPaths, ForwardAgreesWithScalarAndWideningKeepsTheBits) {
+  const Case c = GetParam();
+  ValueNet net = spread_net(shape_of(c.encoder, c.hidden, c.activation, c.outputs), 5);
+  const Encoder& enc = net.encoder();
+  const int in = net.num_inputs();
+  const auto positions = sample_positions(7, 2);
+  std::vector<std::vector<Evaluation>> dense, incremental;
+  const auto paths = supported_paths();
+  Rng rng(3);
+  for (SimdPath p : paths) {
+    FastNet fast(net, p);
+    ASSERT_EQ(fast.simd_path(), p);
+    std::vector<Evaluation> d, inc;
+    std::vector<float> base(in), x;
+    for (size_t i = 0; i < positions.size(); i += 7) {
+      const Position& pos = positions[i];
+      const MoveList moves = legal_moves(pos, Dice{2, 5}, Rules{});
+      enc.fill(pos.with_side_to_move(~pos.side_to_move()), base);
+      x.assign(moves.size() * in, 0.0f);
+      for (size_t m = 0; m < moves.size(); ++m)
+        enc.fill(moves[m].position, std::span<float>(x.data() + m * in, in));
+      std::vector<Evaluation> out(moves.size());
+      fast.evaluate_batch(base.data(), x.data(), static_cast<int>(moves.size()), out.data());
+      inc.insert(inc.end(), out.begin(), out.end());
+      fast.evaluate_batch(nullptr, x.data(), static_cast<int>(moves.size()), out.data());
+      d.insert(d.end(), out.begin(), out.end());
+    }
+    dense.push_back(d);
+    incremental.push_back(inc);
+  }
+  ASSERT_GT(dense[0].size(), 50u);
+  for (size_t p = 1; p < paths.size(); ++p) {
+    const std::string what = std::string(simd_path_name(paths[p])) + " vs scalar";
+    for (size_t i = 0; i < dense[0].size(); ++i) {
+      EXPECT_NEAR(dense[p][i].win, dense[0][i].win, 1e-5) << what << " dense " << i;
+      EXPECT_NEAR(dense[p][i].win_mars, dense[0][i].win_mars, 1e-5) << what << " dense " << i;
+      EXPECT_NEAR(dense[p][i].lose_mars, dense[0][i].lose_mars, 1e-5) << what << " dense " << i;
+      EXPECT_NEAR(dense[p][i].draw, dense[0][i].draw, 1e-5) << what << " dense " << i;
+      EXPECT_NEAR(incremental[p][i].equity(), incremental[0][i].equity(), 2e-5)
+          << what << " incremental " << i;
+    }
+  }
+  if (paths.size() == 3)
+    for (size_t i = 0; i < dense[0].size(); ++i) {
+      EXPECT_TRUE(same_bits(dense[1][i], dense[2][i])) << "avx2 vs avx512 dense " << i;
+      EXPECT_TRUE(same_bits(incremental[1][i], incremental[2][i]))
+          << "avx2 vs avx512 incremental " << i;
+    }
+}
+
+// A trainer's loop over one game with one net per path: values, traces and parameters after
+// every step. The nets are not re-aligned, so differences would compound: avx2 and avx512 must
+// stay identical to the end, and each path within a loose bound of scalar.
+TEST_P(KernelPaths, TdStepsAgreeWithScalarAndWideningKeepsTheBits) {
+  const Case c = GetParam();
+  Rules rules;
+  rules.last_roll_draw = c.outputs == 4;
+  const ValueNet start =
+      spread_net(shape_of(c.encoder, c.hidden, c.activation, c.outputs), 21, 1.5f);
+  const auto paths = supported_paths();
+  std::vector<ValueNet> nets;
+  std::vector<std::unique_ptr<FastTd>> tds;
+  for (SimdPath p : paths) {
+    nets.push_back(start.clone());
+    tds.push_back(std::make_unique<FastTd>(nets.back(), 0.7f, p));
+  }
+  const PlayedGame game = random_game(31, rules);
+  const Encoder& enc = start.encoder();
+  std::vector<float> x(enc.num_inputs());
+  std::vector<float> trace_a(tds[0]->trace_size()), trace_b(tds[0]->trace_size());
+  std::vector<Evaluation> values(paths.size());
+  for (auto& td : tds) td->clear();
+  for (size_t t = 0; t < game.states.size(); ++t) {
+    const Position& s = game.states[t];
+    enc.fill(s, x);
+    for (size_t p = 0; p < paths.size(); ++p)
+      values[p] = tds[p]->accumulate(x.data(), s.side_to_move());
+    const Evaluation target =
+        t + 1 < game.states.size() ? values[0].flipped() : outcome_target(game.outcome);
+    for (size_t p = 0; p < paths.size(); ++p) tds[p]->update(values[p], target, 0.1f);
+    if (t % 10 != 0 && t + 1 != game.states.size()) continue;
+    const std::string where = "state " + std::to_string(t);
+    for (size_t p = 1; p < paths.size(); ++p) {
+      const std::string what = std::string(simd_path_name(paths[p])) + " vs scalar, " + where;
+      EXPECT_NEAR(values[p].equity(), values[0].equity(), 1e-4) << what;
+      for (int k = 0; k < tds[0]->num_traces(); ++k) {
+        tds[0]->copy_trace(k, trace_a);
+        tds[p]->copy_trace(k, trace_b);
+        for (size_t i = 0; i < trace_a.size(); ++i)
+          ASSERT_NEAR(trace_b[i], trace_a[i], 1e-4 * (1 + std::abs(trace_a[i])))
+              << what << " trace " << k << " entry " << i;
+      }
+      const auto pa = all_parameters(nets[0]), pb = all_parameters(nets[p]);
+      for (size_t i = 0; i < pa.size(); ++i)
+        ASSERT_NEAR(pb[i], pa[i], 1e-4 * (1 + std::abs(pa[i]))) << what << " parameter " << i;
+    }
+    if (paths.size() == 3) {
+      EXPECT_TRUE(same_bits(values[1], values[2])) << "avx2 vs avx512 value, " << where;
+      EXPECT_EQ(all_parameters(nets[1]), all_parameters(nets[2]))
+          << "avx2 vs avx512 parameters, " << where;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Nets, KernelPaths,
+                         ::testing::Values(Case{"raw-v1", 128, Activation::Sigmoid, 3},
+                                           Case{"raw-v1", 200, Activation::Tanh, 4},
+                                           Case{"extended-v1", 48, Activation::Relu, 3},
+                                           Case{"extended-v1", 96, Activation::Sigmoid, 4}),
+                         case_name);
+
+}  // namespace
+}  // namespace nardy

@@ -1,0 +1,66 @@
+"""nardy.benchmark and nardy.race_odds: the same library calls as `nardy benchmark` and the race
+table (selfplay/evaluation/position_benchmark.h, selfplay/tables/)."""
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+import nardy
+
+BUILD = pathlib.Path(nardy.__file__).resolve().parents[2]
+CLI = BUILD / "nardy"
+
+
+@pytest.fixture(scope="module")
+def small_set(tmp_path_factory):
+    path = tmp_path_factory.mktemp("bench") / "set.txt"
+    subprocess.run([str(CLI), "benchmark", "build", "--out", str(path), "--decisions", "12",
+                    "--trials", "4", "--seed", "3"], check=True, capture_output=True)
+    return path
+
+
+def test_benchmark_scores_agents_like_the_cli(small_set):
+    r = nardy.benchmark("random", set=str(small_set), seed=2)
+    assert r["overall"]["decisions"] == 12
+    assert r["overall"]["mean_millipoints"] >= 0
+    assert {p["phase"] for p in r["phases"]} <= {"opening", "contact", "race", "bearoff"}
+    cli = subprocess.run([str(CLI), "benchmark", "random", "--set", str(small_set), "--seed", "2"],
+                         check=True, capture_output=True, text=True).stdout
+    assert f'{r["overall"]["mean_millipoints"]:.1f}' in cli
+    # An agent that always plays the set's best result loses nothing.
+    best = {}
+    text = small_set.read_text().splitlines()
+    for i, line in enumerate(text):
+        if line.startswith("decision"):
+            _, pid, dice, _, _ = line.split()
+            best[(pid, dice)] = text[i + 1].split()[0]
+
+    def oracle(position, dice, moves):
+        key = (position.id, f"{max(dice)}{min(dice)}")
+        target = best.get(key)
+        for i, m in enumerate(moves):
+            if m.position.id == target:
+                return i
+        return 0
+    assert nardy.benchmark(oracle, set=str(small_set))["overall"]["mean_millipoints"] == 0
+
+
+def test_benchmark_errors_name_the_file(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("decision nonsense\n")
+    with pytest.raises(nardy.NardyError, match="bad.txt"):
+        nardy.benchmark("random", set=str(bad))
+    with pytest.raises(nardy.NardyError, match="cannot open"):
+        nardy.benchmark("random", set=str(tmp_path / "missing.txt"))
+
+
+def test_race_odds_from_the_table():
+    table = BUILD / "bearoff.nbt"
+    if not table.exists() and "NARDY_BEAROFF" not in os.environ:
+        pytest.skip("no race table built")
+    race = nardy.Position("1,1,1,0,0,0,0,0,0,0,0,0,-1,0,0,0,0,0,0,0,0,0,0,0 w")
+    odds = nardy.race_odds(race)
+    assert odds is not None and 0 <= odds["win"] <= 1
+    assert odds["equity"] == pytest.approx(odds["win"] + odds["win_mars"] - (1 - odds["win"] - odds["draw"]) - odds["lose_mars"])
+    assert nardy.race_odds(nardy.Position.start()) is None
