@@ -28,6 +28,7 @@ void bind_agents(
 void bind_arena(pybind11::module_& m);  // bind_arena.cpp: arena, ArenaResult, tournament, rollout
 void bind_train(pybind11::module_& m);  // bind_train.cpp: train, resume, TrainProgress, TrainResult
 void bind_match(pybind11::module_& m);  // bind_match.cpp: match, MatchResult, match_winning_chance
+void bind_labels(pybind11::module_& m);     // bind_labels.cpp: label, read_labels, fit
 void bind_benchmark(pybind11::module_& m);  // bind_benchmark.cpp: benchmark, race_odds
 #endif
 
@@ -62,6 +63,7 @@ PYBIND11_MODULE(_nardy, m) {
   nardy::py_bind::bind_arena(m);
   nardy::py_bind::bind_train(m);
   nardy::py_bind::bind_match(m);
+  nardy::py_bind::bind_labels(m);
   nardy::py_bind::bind_benchmark(m);
 #endif
   nardy::py_bind::require_self_not_none(m);

@@ -40,6 +40,9 @@ void add_engine_command(CLI::App& app);
 void add_serve_command(CLI::App& app);
 void add_match_command(CLI::App& app);
 void add_play_command(CLI::App& app);
+// `label` and `fit` (cli/label.cpp, cli/fit.cpp): supervised training data and fitting.
+void add_label_command(CLI::App& app);
+void add_fit_command(CLI::App& app);
 
 // The ranks this process runs with: torchrun's environment (selfplay/distributed/world_env.h),
 // or a single process without it. Made on first use (the rendezvous with the other ranks);

@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
   nardy::cli::add_serve_command(app);
   nardy::cli::add_match_command(app);
   nardy::cli::add_play_command(app);
+  nardy::cli::add_label_command(app);
+  nardy::cli::add_fit_command(app);
   nardy::cli::add_bearoff_command(app);
   nardy::cli::add_benchmark_command(app);
   return nardy::cli::run_app(app, argc, argv);

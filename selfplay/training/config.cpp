@@ -344,6 +344,17 @@ std::vector<Field> make_fields() {
   add_number(
       "td.epsilon_final", "probability of a random move at the end (unused when constant), {range}",
       0, 1, false, [](auto& c) -> auto& { return c.td.epsilon.final; });
+  add(
+      "td.target", "string",
+      "TD target of a position: next (the next position's 0-ply value, or the outcome) or search "
+      "(its own td.target_ply-ply value; slower, see configs/README.md)",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.td.target = parse_choice(n, {"next", "search"});
+      },
+      [](const TrainConfig& c) { return scalar(c.td.target); });
+  add_integer(
+      "td.target_ply", "search depth of td.target: search, {range}", 1, 3,
+      [](auto& c) -> auto& { return c.td.target_ply; });
   // ---- train ----
   add_integer(
       "train.games", "self-play games of the run, {range}", 1, 10'000'000'000LL,

@@ -46,6 +46,10 @@ struct TrainConfig {
     Schedule alpha{ScheduleKind::Constant, 0.1, 0.01};
     Schedule lambda{ScheduleKind::Constant, 0.7, 0.7};
     Schedule epsilon{ScheduleKind::Constant, 0.0, 0.0};
+    std::string target = "next";  // next | search (selfplay/training/td_game.h)
+    int target_ply = 1;           // the search depth of `search` targets
+    // The TdGameParams::target_ply of these settings: 0 for next, else target_ply.
+    int game_target_ply() const { return target == "search" ? target_ply : 0; }
     bool operator==(const Td&) const = default;
   };
   struct Train {

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <span>
 
+#include "core/error.h"
+#include "selfplay/search/net_agent.h"
 #include "selfplay/search/search.h"
 
 namespace nardy {
@@ -22,7 +24,21 @@ TdSelfPlayer::TdSelfPlayer(ValueNet& net, const Rules& rules, std::string_view b
       num_inputs_(net.num_inputs()),
       base_(num_inputs_),
       state_(num_inputs_),
-      tables_(tables) {}
+      tables_(tables),
+      net_(net) {}
+
+TdSelfPlayer::~TdSelfPlayer() = default;
+
+Evaluation TdSelfPlayer::search_value(const Position& pos, int ply) {
+  if (!search_) {
+    evaluator_ = std::make_unique<NetEvaluator>(net_);
+    SearchOptions options;
+    options.tables = tables_;  // exact race values, as the 0-ply targets use
+    search_ = std::make_unique<Search>(*evaluator_, rules_, options);
+  }
+  search_->cache().new_generation();  // the weights changed since the last search
+  return white_view(search_->evaluate(pos, ply), pos.side_to_move());
+}
 
 void TdSelfPlayer::evaluate_moves(const Position& pos) {
   const size_t n = moves_.size();
@@ -41,6 +57,9 @@ void TdSelfPlayer::evaluate_moves(const Position& pos) {
 
 TdGameStats TdSelfPlayer::play_game(Rng& rng, const TdGameParams& params, int max_turns) {
   const float alpha = params.alpha, epsilon = params.epsilon;
+  const int target_ply = params.target_ply;
+  if (target_ply < 0 || target_ply > 4)
+    throw Error("TD target_ply must be in 0..4, got " + std::to_string(target_ply));
   backend_->set_lambda(params.lambda);
   Rng dice_rng = rng.split(1);
   Rng explore_rng = rng.split(2);
@@ -71,8 +90,9 @@ TdGameStats TdSelfPlayer::play_game(Rng& rng, const TdGameParams& params, int ma
     }
     const Position next = moves_[chosen].position;
     ++stats.turns;
+    const Evaluation searched = target_ply > 0 ? search_value(pos, target_ply) : Evaluation{};
     if (auto outcome = game_outcome(next, rules_)) {
-      const Evaluation target = outcome_target(*outcome);
+      const Evaluation target = target_ply > 0 ? searched : outcome_target(*outcome);
       backend_->update(value, target, alpha);
       ++stats.updates;
       stats.abs_td_error += std::fabs(target.equity() - value.equity());
@@ -80,7 +100,8 @@ TdGameStats TdSelfPlayer::play_game(Rng& rng, const TdGameParams& params, int ma
       stats.finished = true;
       return stats;
     }
-    const Evaluation target = white_view(evals_[chosen], next.side_to_move());
+    const Evaluation target =
+        target_ply > 0 ? searched : white_view(evals_[chosen], next.side_to_move());
     backend_->update(value, target, alpha);
     ++stats.updates;
     stats.abs_td_error += std::fabs(target.equity() - value.equity());

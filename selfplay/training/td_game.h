@@ -15,6 +15,11 @@
 //      before the move is moved toward the chosen result's value (or, when the move ends the
 //      game, toward the outcome: win / win_mars / lose_mars / draw as 0-1 indicators), then
 //      the new state's gradient is added to the traces.
+//      With search targets (TdGameParams::target_ply = n >= 1, config `td.target: search`) the
+//      target of the state before the move is instead its own n-ply value under the current
+//      weights (selfplay/search/search.h: the 21 rolls, the best replies, exact values where the
+//      game ends), also on the last turn; for n = 1 that is the expectation over the dice of the
+//      next 0-ply value (with greedy replies). Moves are still chosen at 0-ply.
 // The dice and the exploration draw from two streams derived from the game's Rng, so the same
 // Rng and weights give the same game. Nothing here allocates once the buffers have grown.
 #pragma once
@@ -32,11 +37,15 @@
 
 namespace nardy {
 
+class NetEvaluator;
+class Search;
+
 // The learning parameters of one game (a run's schedules give them per game).
 struct TdGameParams {
   float alpha = 0.1f;    // TD step size
   float lambda = 0.7f;   // trace decay, [0, 1]
   float epsilon = 0.0f;  // probability of a uniformly random move instead of the greedy one
+  int target_ply = 0;    // 0: TD(λ)'s target (next 0-ply value); n >= 1: the state's n-ply value
 };
 
 struct TdGameStats {
@@ -54,8 +63,10 @@ class TdSelfPlayer {
   // for an unknown backend or an unsupported shape.
   TdSelfPlayer(ValueNet& net, const Rules& rules, std::string_view backend,
                const BearoffTable* tables = default_bearoff_table());
+  ~TdSelfPlayer();
 
-  // Plays and learns one game. Throws Error for a lambda outside [0, 1].
+  // Plays and learns one game. Throws Error for a lambda outside [0, 1] or a target_ply outside
+  // 0..4.
   TdGameStats play_game(Rng& rng, const TdGameParams& params, int max_turns = 10000);
 
   const char* backend_name() const { return backend_->name(); }
@@ -63,6 +74,8 @@ class TdSelfPlayer {
  private:
   // Evaluates moves_ into evals_ (each from its own side to move).
   void evaluate_moves(const Position& pos);
+  // The n-ply value of `pos` (White's view) under the current weights, for search targets.
+  Evaluation search_value(const Position& pos, int ply);
 
   const Encoder& encoder_;
   Rules rules_;
@@ -74,6 +87,9 @@ class TdSelfPlayer {
   std::vector<float> state_;
   std::vector<Evaluation> evals_;
   const BearoffTable* tables_;
+  ValueNet net_;                             // a handle on the trained net (search targets)
+  std::unique_ptr<NetEvaluator> evaluator_;  // made on the first search target
+  std::unique_ptr<Search> search_;
 };
 
 }  // namespace nardy

@@ -149,10 +149,11 @@ SegmentStats Trainer::run_segment(int64_t begin, int64_t end) {
   segment_begin_ = begin;
   auto setup = [this](int64_t g) {
     const double p = progress_of(g);
-    return TdGameSetup{game_rng(config_.run.seed, g),
-                       TdGameParams{static_cast<float>(config_.td.alpha.at(p)),
-                                    static_cast<float>(config_.td.lambda.at(p)),
-                                    static_cast<float>(config_.td.epsilon.at(p))}};
+    return TdGameSetup{
+        game_rng(config_.run.seed, g),
+        TdGameParams{static_cast<float>(config_.td.alpha.at(p)),
+                     static_cast<float>(config_.td.lambda.at(p)),
+                     static_cast<float>(config_.td.epsilon.at(p)), config_.td.game_target_ply()}};
   };
   // The workers block; run them aside so that progress ticks keep coming.
   auto future = std::async(std::launch::async, [&] {

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -260,6 +261,45 @@ TEST_F(NardyCli, BenchMovegenPrintsTheSignatureTheReadmeStates) {
   ASSERT_TRUE(std::regex_search(r.out, printed, std::regex(R"(signature ([0-9]+) results)")))
       << r.out;
   EXPECT_EQ(printed[1].str(), number) << "update README.md if the change is intended";
+#endif
+}
+
+TEST_F(NardyCli, LabelThenFitAndTheirErrors) {
+#if !defined(NARDY_CLI_FULL)
+  GTEST_SKIP() << "label and fit are nardy-full commands, not part of this build";
+#else
+  const std::string dir = "/tmp/nardy_cli_label_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const std::string labels = dir + "/a.lbl", net = std::string(NARDY_TEST_DATA) + "/search_net.pt";
+  const std::vector<std::string> label = {
+      "label",    "--out", labels, "--player", "heuristic", "--labeler", "net:" + net + ":ply=1",
+      "--sample", "0.1"};
+  auto with = [](std::vector<std::string> v, std::vector<std::string> more) {
+    v.insert(v.end(), more.begin(), more.end());
+    return v;
+  };
+  CliRun r = run_nardy(with(label, {"--games", "8"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("8 games"), std::string::npos) << r.out;
+  r = run_nardy(with(label, {"--games", "16", "--threads", "2"}));  // continues the file
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("16/16 games"), std::string::npos) << r.out;
+  r = run_nardy(with(label, {"--games", "16", "--explore", "0.5"}));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("explore"), std::string::npos) << r.err;
+
+  r = run_nardy({"fit", "--data", labels, "--init", net, "--out", dir + "/f.pt", "--epochs", "2",
+                 "--holdout", "0.3"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("epoch   0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("held-out loss"), std::string::npos) << r.out;
+  r = run_nardy({"eval", "net:" + dir + "/f.pt", "random", "--games", "2"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+
+  r = run_nardy({"fit", "--data", net, "--out", dir + "/g.pt"});  // a checkpoint, not labels
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("not a label file"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
 #endif
 }
 

@@ -634,6 +634,18 @@ def train(config: ConfigLike, overrides: OverridesLike = None, callback: Optiona
 def resume(run_dir: str, overrides: OverridesLike = None, callback: Optional[Any] = None,
            verbose: bool = False) -> TrainResult: ...
 
+# Labelled positions and supervised fitting (bindings/bind_labels.cpp).
+def label(out: str, games: int, player: str = "default", explore: float = 0.1,
+          sample: float = 0.1, candidates: float = 0.0, labeler: str = "default:ply=1",
+          rollouts: int = 0,
+          threads: int = 1, seed: int = 1, rules: RulesLike = None,
+          verbose: bool = False) -> dict[str, Any]: ...
+def read_labels(path: str) -> dict[str, Any]: ...
+def fit(data: str, out: str, init: str = "", optimizer: str = "adam", lr: float = 1e-3,
+        batch: int = 256, epochs: int = 50, patience: int = 3, holdout: float = 0.1,
+        seed: int = 1, encoder: str = "raw", hidden: list[int] = [128],
+        verbose: bool = False) -> dict[str, Any]: ...
+
 # ---- benchmark of positions, race tables (bind_benchmark.cpp) ----------------------------------
 
 def benchmark(agent: AgentLike = "heuristic", set: Optional[str] = None, threads: int = 1,

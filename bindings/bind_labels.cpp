@@ -1,0 +1,167 @@
+// bindings/bind_labels.cpp — labelled positions and supervised fitting (`nardy label`, `nardy
+// fit`): nardy.label, nardy.read_labels, nardy.fit. The same library calls as the CLI; the GIL
+// is released while they run and Ctrl-C stops them between blocks of games (label: the file
+// stays complete up to the last block, and a rerun continues it) or between epochs (fit: no
+// checkpoint is written).
+#ifdef NARDY_HAS_NN
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+
+#include "bindings/convert.h"
+#include "bindings/interrupt.h"
+#include "core/position_id.h"
+#include "nn/encoder.h"
+#include "selfplay/training/fit.h"
+#include "selfplay/training/label_file.h"
+#include "selfplay/training/labeler.h"
+
+namespace nardy::py_bind {
+namespace {
+
+py::dict progress_dict(const LabelProgress& p) {
+  py::dict d;
+  d["games"] = p.games_done;
+  d["positions"] = p.positions;
+  d["new_games"] = p.new_games;
+  d["new_positions"] = p.new_positions;
+  d["seconds"] = p.seconds;
+  return d;
+}
+
+}  // namespace
+
+void bind_labels(py::module_& m) {
+  m.def(
+      "label",
+      [](const std::string& out, int64_t games, const std::string& player, double explore,
+         double sample, double candidates, const std::string& labeler, int64_t rollouts,
+         int threads, uint64_t seed, py::object rules, bool verbose) {
+        LabelOptions o;
+        o.games = games;
+        o.player = player;
+        o.explore = explore;
+        o.sample = sample;
+        o.candidates = candidates;
+        o.labeler = labeler;
+        o.rollouts = rollouts;
+        o.threads = threads;
+        o.seed = seed;
+        o.rules = rules_arg(rules);
+        Interrupt irq;
+        const LabelProgress p = irq.run_without_gil([&] {
+          return label_positions(out, o, [&](const LabelProgress& p) {
+            if (verbose) {
+              py::gil_scoped_acquire gil;
+              py::print(format_label_progress(p), py::arg("flush") = true);
+            }
+            if (irq.poll()) throw Stopped();
+          });
+        });
+        return progress_dict(p);
+      },
+      py::arg("out"), py::arg("games"), py::arg("player") = "default", py::arg("explore") = 0.1,
+      py::arg("sample") = 0.1, py::arg("candidates") = 0.0, py::arg("labeler") = "default:ply=1",
+      py::arg("rollouts") = 0, py::arg("threads") = 1, py::arg("seed") = 1,
+      py::arg("rules") = py::none(), py::arg("verbose") = false,
+      "Creates or continues the label file `out` until it holds `games` self-play games of\n"
+      "`player` (random moves with probability `explore`), each position kept with probability\n"
+      "`sample` (and a random legal result of a turn's roll with probability `candidates`) and\n"
+      "labelled by the `labeler` net spec at its ply (or `rollouts` trials of the\n"
+      "`labeler` agent) = `nardy label`. Returns {games, positions, new_games, new_positions,\n"
+      "seconds}. A rerun with the same options appends the missing games; the file is the same\n"
+      "bytes for any thread count (format: selfplay/training/label_file.h).");
+
+  m.def(
+      "read_labels",
+      [](const std::string& path) {
+        const LabelFile f = read_label_file(path);
+        py::dict header;
+        for (const auto& [k, v] : f.header.fields) header[py::str(k)] = v;
+        py::list ids, games, sources, targets;
+        for (const auto& r : f.records) {
+          ids.append(position_id(r.position));
+          games.append(r.game);
+          sources.append(label_source_name(r.source));
+          targets.append(
+              py::make_tuple(r.target.win, r.target.win_mars, r.target.lose_mars, r.target.draw));
+        }
+        py::dict d;
+        d["header"] = header;
+        d["ids"] = ids;
+        d["games"] = games;
+        d["sources"] = sources;
+        d["targets"] = targets;
+        d["complete_games"] = f.games;
+        d["partial_records"] = f.partial_records;
+        return d;
+      },
+      py::arg("path"),
+      "The labelled positions of a label file (complete games only): {header: {key: value},\n"
+      "ids: [position ID], games: [game index], sources: ['1-ply' | 'rollout' | ...],\n"
+      "targets: [(win, win_mars, lose_mars, draw) for the side to move], complete_games,\n"
+      "partial_records}. Raises NardyError naming the file and record for bad data.");
+
+  m.def(
+      "fit",
+      [](const std::string& data, const std::string& out, const std::string& init,
+         const std::string& optimizer, double lr, int batch, int epochs, int patience,
+         double holdout, uint64_t seed, const std::string& encoder, std::vector<int> hidden,
+         bool verbose) {
+        FitRunOptions o;
+        o.data = data;
+        o.out = out;
+        o.init = init;
+        o.fit.optimizer = optimizer;
+        o.fit.lr = lr;
+        o.fit.batch = batch;
+        o.fit.max_epochs = epochs;
+        o.fit.patience = patience;
+        o.fit.seed = seed;
+        o.net_seed = seed;
+        o.holdout = holdout;
+        o.shape.encoder = encoder_by_name(encoder).id();
+        o.shape.hidden = hidden;
+        Interrupt irq;
+        const FitRunResult r = irq.run_without_gil([&] {
+          return run_fit(o, [&](const FitEpoch& e) {
+            if (verbose) {
+              py::gil_scoped_acquire gil;
+              py::print("epoch", e.epoch, "train", e.train_loss, "held-out", e.heldout_loss,
+                        py::arg("flush") = true);
+            }
+            if (irq.poll()) throw Stopped();
+          });
+        });
+        py::list epochs_out;
+        for (const auto& e : r.fit.epochs) {
+          py::dict d;
+          d["epoch"] = e.epoch;
+          d["train_loss"] = e.train_loss;
+          d["heldout_loss"] = e.heldout_loss;
+          d["best"] = e.best;
+          epochs_out.append(d);
+        }
+        py::dict d;
+        d["epochs"] = epochs_out;
+        d["best_epoch"] = r.fit.best_epoch;
+        d["stopped_early"] = r.fit.stopped_early;
+        d["train_positions"] = r.train_positions;
+        d["heldout_positions"] = r.heldout_positions;
+        d["checkpoint"] = out;
+        return d;
+      },
+      py::arg("data"), py::arg("out"), py::arg("init") = "", py::arg("optimizer") = "adam",
+      py::arg("lr") = 1e-3, py::arg("batch") = 256, py::arg("epochs") = 50, py::arg("patience") = 3,
+      py::arg("holdout") = 0.1, py::arg("seed") = 1, py::arg("encoder") = "raw",
+      py::arg("hidden") = std::vector<int>{128}, py::arg("verbose") = false,
+      "Fits a net (from the checkpoint `init`, or fresh of `encoder`/`hidden`) to the label file\n"
+      "`data` with LibTorch's Adam or SGD, a held-out split by game and early stopping, and\n"
+      "writes the checkpoint `out` = `nardy fit`. Returns {epochs: [{epoch, train_loss,\n"
+      "heldout_loss, best}], best_epoch, stopped_early, train_positions, heldout_positions,\n"
+      "checkpoint}.");
+}
+
+}  // namespace nardy::py_bind
+#endif

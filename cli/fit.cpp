@@ -1,0 +1,78 @@
+// `nardy fit --data FILE [--init CKPT] --out CKPT`: supervised fitting on a label file.
+#include <cstdio>
+
+#include "cli/command.h"
+#include "core/error.h"
+#include "nn/encoder.h"
+#include "selfplay/training/fit.h"
+
+namespace nardy::cli {
+
+void add_fit_command(CLI::App& app) {
+  struct Args {
+    FitRunOptions o;
+    std::string encoder = "raw", activation = "sigmoid";
+    std::vector<int> hidden = {128};
+  };
+  auto a = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand(
+      "fit",
+      "Fit a net to the targets of a label file (nardy label): minibatch training with LibTorch's\n"
+      "Adam or SGD, shuffled by --seed, a held-out split by game, early stopping on the held-out\n"
+      "loss (the best epoch's weights are kept). Prints the loss per epoch and writes a normal\n"
+      "checkpoint (usable as net:CKPT everywhere).");
+  cmd->add_option("--data", a->o.data, "Label file")->required();
+  cmd->add_option("--init", a->o.init, "Checkpoint to start from (default: a fresh net)");
+  cmd->add_option("--out", a->o.out, "Checkpoint to write")->required();
+  cmd->add_option("--optimizer", a->o.fit.optimizer, "adam or sgd")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"adam", "sgd"}));
+  cmd->add_option("--lr", a->o.fit.lr, "Learning rate")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-12, 100.0));
+  cmd->add_option("--momentum", a->o.fit.momentum, "SGD momentum")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 0.999999));
+  cmd->add_option("--weight-decay", a->o.fit.weight_decay, "L2 penalty")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 100.0));
+  cmd->add_option("--batch", a->o.fit.batch, "Positions per minibatch")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--epochs", a->o.fit.max_epochs, "Most epochs")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--patience", a->o.fit.patience,
+                  "Stop after this many epochs without a better held-out loss")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--holdout", a->o.holdout, "Fraction of the games held out")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-6, 0.999999));
+  add_seed_option(*cmd, a->o.fit.seed, "Seed of the split, the minibatch order and a fresh net");
+  cmd->add_option("--encoder", a->encoder, "Encoder of a fresh net (raw, extended)")
+      ->capture_default_str();
+  cmd->add_option("--hidden", a->hidden, "Hidden widths of a fresh net")->capture_default_str();
+  cmd->add_option("--activation", a->activation, "Activation of a fresh net")
+      ->capture_default_str();
+  cmd->callback([a] {
+    a->o.shape.encoder = encoder_by_name(a->encoder).id();
+    a->o.shape.hidden = a->hidden;
+    a->o.shape.activation = parse_activation(a->activation);
+    a->o.net_seed = a->o.fit.seed;
+    const FitRunResult r = run_fit(a->o, [](const FitEpoch& e) {
+      std::printf("epoch %3d  train loss %.6f  held-out loss %.6f%s\n", e.epoch, e.train_loss,
+                  e.heldout_loss, e.best ? "  *" : "");
+      std::fflush(stdout);
+    });
+    std::printf(
+        "%lld training positions (%lld games), %lld held out (%lld games)\n"
+        "best epoch %d: held-out loss %.6f (initial %.6f)%s\nwrote %s\n",
+        static_cast<long long>(r.train_positions), static_cast<long long>(r.train_games),
+        static_cast<long long>(r.heldout_positions), static_cast<long long>(r.heldout_games),
+        r.fit.best_epoch, r.fit.best_heldout(), r.fit.epochs.front().heldout_loss,
+        r.fit.stopped_early ? ", stopped early" : "", a->o.out.c_str());
+  });
+}
+
+}  // namespace nardy::cli

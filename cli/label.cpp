@@ -1,0 +1,74 @@
+// `nardy label --out FILE --games N`: positions from self-play, labelled by search or rollouts.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "cli/command.h"
+#include "selfplay/training/labeler.h"
+
+namespace nardy::cli {
+
+void add_label_command(CLI::App& app) {
+  struct Args {
+    LabelOptions o;
+    std::string out;
+    double interval = 10;
+    std::vector<std::string> rules;
+  };
+  auto a = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand(
+      "label",
+      "Play self-play games with --player (random moves with probability --explore), keep each\n"
+      "position before a roll with probability --sample, and label it for its side to move with\n"
+      "the --labeler net's value at its ply (or --rollouts N trials of the --labeler agent).\n"
+      "Appends to --out game by game; a rerun with the same options continues up to --games.\n"
+      "The file format is documented in selfplay/training/label_file.h.");
+  cmd->add_option("--out", a->out, "Label file to create or continue")->required();
+  add_games_option(*cmd, a->o.games, "Total games the file should hold");
+  cmd->add_option("--player", a->o.player, "Agent spec playing the games")->capture_default_str();
+  cmd->add_option("--explore", a->o.explore, "Probability of a random move per turn")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--sample", a->o.sample, "Probability of keeping a position")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-9, 1.0));
+  cmd->add_option("--candidates", a->o.candidates,
+                  "Probability per turn of also keeping a random legal result of the roll")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--labeler", a->o.labeler,
+                  "Net spec whose value at its ply is the target (e.g. default:ply=2), or the "
+                  "rollout agent with --rollouts")
+      ->capture_default_str();
+  cmd->add_option("--rollouts", a->o.rollouts, "Rollout trials per position (0: search targets)")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 32));
+  add_threads_option(*cmd, a->o.threads, "Worker threads (the file does not depend on it)");
+  add_seed_option(*cmd, a->o.seed, "Seed of every game's dice, exploration and sampling");
+  cmd->add_option("--interval", a->interval, "Seconds between progress lines")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 86400.0));
+  add_rule_option(*cmd, a->rules);
+  cmd->callback([a] {
+    a->o.rules = rules_from(a->rules);
+    const bool live = isatty(STDOUT_FILENO);
+    auto last = std::chrono::steady_clock::now();
+    const LabelProgress p = label_positions(a->out, a->o, [&](const LabelProgress& p) {
+      const auto now = std::chrono::steady_clock::now();
+      if (live) {
+        std::printf("\r\033[K%s", format_label_progress(p).c_str());
+      } else if (std::chrono::duration<double>(now - last).count() >= a->interval) {
+        std::printf("%s\n", format_label_progress(p).c_str());
+        last = now;
+      }
+      std::fflush(stdout);
+    });
+    if (live) std::printf("\r\033[K");
+    std::printf("%s\n%s: %lld games, %lld labelled positions\n", format_label_progress(p).c_str(),
+                a->out.c_str(), static_cast<long long>(p.games_done),
+                static_cast<long long>(p.positions));
+  });
+}
+
+}  // namespace nardy::cli

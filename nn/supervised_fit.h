@@ -1,0 +1,69 @@
+// nn/supervised_fit.h — minibatch supervised training of a ValueNet on target probabilities.
+//
+// The net's forward() (nn/value_net.h: win, win_mars, lose_mars, draw, equity through the head of
+// nn/evaluation.h) is fitted to target rows (win, win_mars, lose_mars, draw, for the side to
+// move of each input row) with LibTorch's autograd and a torch::optim optimizer (Adam or SGD
+// with momentum). Loss of a row: Σ_k (output_k - target_k)² over the four probabilities; an
+// epoch's loss is the mean over its rows.
+//
+// Each epoch visits the training rows once in an order shuffled by an Rng seeded from
+// (seed, epoch) (core/random.h), so a fit is reproducible. After every epoch the held-out loss is
+// measured; the parameters of the best held-out epoch (epoch 0 = the initial net) are kept, and
+// the fit stops after `patience` epochs without improvement (early stopping) or `max_epochs`.
+// The net's parameters are updated in place (their storage never moves, so fast kernels bound
+// to the net stay valid) and end as the best epoch's.
+//
+// Torch-free header; the implementation is nn/supervised_fit_torch.cpp.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "nn/value_net.h"
+
+namespace nardy {
+
+struct FitData {
+  std::vector<float> inputs;   // rows of net.num_inputs()
+  std::vector<float> targets;  // rows of 4: win, win_mars, lose_mars, draw
+  int64_t rows() const { return static_cast<int64_t>(targets.size() / 4); }
+};
+
+struct FitOptions {
+  std::string optimizer = "adam";  // adam | sgd
+  double lr = 1e-3;                // learning rate, > 0
+  double momentum = 0.9;           // SGD momentum, [0, 1)
+  double weight_decay = 0;         // L2 penalty, >= 0
+  int batch = 256;                 // rows per minibatch, >= 1
+  int max_epochs = 50;             // >= 1
+  int patience = 3;                // epochs without a better held-out loss before stopping, >= 1
+  uint64_t seed = 1;               // minibatch order
+};
+
+struct FitEpoch {
+  int epoch = 0;          // 0: the initial net (no training)
+  double train_loss = 0;  // mean over the epoch's minibatches as trained (epoch 0: measured)
+  double heldout_loss = 0;
+  bool best = false;  // the best held-out loss so far
+};
+
+struct FitResult {
+  std::vector<FitEpoch> epochs;  // epoch 0 first
+  int best_epoch = 0;
+  bool stopped_early = false;
+  double best_heldout() const { return epochs.at(static_cast<size_t>(best_epoch)).heldout_loss; }
+};
+
+// Fits `net` (any shape) to `train`, choosing the parameters by `heldout` (which must be
+// non-empty). Calls `on_epoch` after every epoch (may be empty). Throws Error for bad options
+// or data whose row sizes do not match the net.
+FitResult fit_value_net(ValueNet& net, const FitData& train, const FitData& heldout,
+                        const FitOptions& options,
+                        const std::function<void(const FitEpoch&)>& on_epoch = {});
+
+// The loss (as above, mean over rows) of `net` on `data`, through LibTorch.
+double fit_loss(const ValueNet& net, const FitData& data);
+
+}  // namespace nardy

@@ -1,0 +1,95 @@
+#include "selfplay/training/fit.h"
+
+#include <cstdio>
+#include <set>
+
+#include "core/error.h"
+#include "core/random.h"
+#include "core/rules.h"
+#include "selfplay/training/label_file.h"
+
+namespace nardy {
+namespace {
+
+constexpr uint64_t kSplitSalt = 0x73706c6974ULL;  // "split"
+
+bool held_out(uint64_t seed, uint32_t game, double fraction) {
+  const uint64_t h = mix_seed(mix_seed(seed ^ kSplitSalt) + game);
+  return static_cast<double>(h >> 11) * 0x1.0p-53 < fraction;
+}
+
+}  // namespace
+
+FitRunResult run_fit(const FitRunOptions& o, const std::function<void(const FitEpoch&)>& on_epoch) {
+  if (!(o.holdout > 0 && o.holdout < 1))
+    throw Error("fit: holdout must be in (0, 1), got " + std::to_string(o.holdout));
+  if (o.out.empty()) throw Error("fit: no output checkpoint given");
+  const LabelFile file = read_label_file(o.data);
+  const std::string where = "label file '" + o.data + "'";
+  if (file.records.empty()) throw Error(where + ": no labelled positions in complete games");
+  Rules rules;
+  try {
+    rules = Rules::parse(file.header.get("rules"));
+  } catch (const Error& e) {
+    throw Error(where + ": header 'rules': " + e.what());
+  }
+  ValueNet net = [&] {
+    if (!o.init.empty()) return ValueNet::load(o.init);
+    NetShape shape = o.shape;
+    shape.num_outputs = rules.last_roll_draw ? 4 : 3;
+    return ValueNet::create(shape, o.net_seed);
+  }();
+  if (rules.last_roll_draw && net.shape().num_outputs < 4)
+    throw Error("fit: " + where + " is labelled under last_roll_draw=true (draws), but the net '" +
+                o.init + "' has no draw output");
+
+  FitRunResult r;
+  FitData train, heldout;
+  std::set<uint32_t> train_games, heldout_games;
+  const int ni = net.num_inputs();
+  for (const LabelRecord& rec : file.records) {
+    const bool h = held_out(o.fit.seed, rec.game, o.holdout);
+    FitData& d = h ? heldout : train;
+    (h ? heldout_games : train_games).insert(rec.game);
+    d.inputs.resize(d.inputs.size() + static_cast<size_t>(ni));
+    net.encoder().fill(rec.position, std::span<float>(d.inputs.data() + d.inputs.size() - ni, ni));
+    const auto t = rec.target.as_array();
+    d.targets.insert(d.targets.end(), t.begin(), t.end());
+  }
+  r.train_positions = train.rows();
+  r.heldout_positions = heldout.rows();
+  r.train_games = static_cast<int64_t>(train_games.size());
+  r.heldout_games = static_cast<int64_t>(heldout_games.size());
+  if (train.rows() == 0 || heldout.rows() == 0)
+    throw Error("fit: " + where + ": " + std::to_string(file.games) + " games give " +
+                std::to_string(train.rows()) + " training and " + std::to_string(heldout.rows()) +
+                " held-out positions at holdout " + std::to_string(o.holdout) +
+                "; label more games or change --holdout");
+  r.fit = fit_value_net(net, train, heldout, o.fit, on_epoch);
+
+  CheckpointInfo info = net.info();
+  info.rules = rules.to_string();
+  // The trainer's evaluation of the init describes the init, not the fitted net.
+  info.extra.erase("eval");
+  info.extra.erase("eval_games");
+  auto put = [&](const std::string& k, const std::string& v) { info.extra["fit." + k] = v; };
+  char buf[64];
+  put("data", o.data);
+  put("init", o.init.empty() ? "(fresh " + net.shape().encoder + ")" : o.init);
+  put("labeler", file.header.get("labeler"));
+  put("rollouts", file.header.get("rollouts"));
+  put("positions", std::to_string(r.train_positions) + " train, " +
+                       std::to_string(r.heldout_positions) + " held out");
+  put("optimizer", o.fit.optimizer);
+  std::snprintf(buf, sizeof buf, "%g", o.fit.lr);
+  put("lr", buf);
+  put("best_epoch", std::to_string(r.fit.best_epoch));
+  std::snprintf(buf, sizeof buf, "%.6f", r.fit.epochs.front().heldout_loss);
+  put("heldout_loss_initial", buf);
+  std::snprintf(buf, sizeof buf, "%.6f", r.fit.best_heldout());
+  put("heldout_loss", buf);
+  net.save(o.out, info);
+  return r;
+}
+
+}  // namespace nardy

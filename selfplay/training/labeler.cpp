@@ -1,0 +1,220 @@
+#include "selfplay/training/labeler.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.h"
+#include "core/game.h"
+#include "core/movegen.h"
+#include "core/parallel_for.h"
+#include "core/random.h"
+#include "selfplay/evaluation/rollout.h"
+#include "selfplay/search/agent_kinds.h"
+#include "selfplay/search/search.h"
+#include "selfplay/tables/bearoff_table.h"
+#include "selfplay/training/progress.h"
+
+namespace nardy {
+namespace {
+
+constexpr uint64_t kLabelSalt = 0x6c6162656c73ULL;  // "labels"
+constexpr int kMaxTurns = 10000;
+
+// The shortest text that reads back as v.
+std::string number_text(double v) {
+  char buf[64];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+void check_options(const LabelOptions& o) {
+  auto fail = [](const std::string& m) { throw Error("label: " + m); };
+  if (!(o.explore >= 0 && o.explore <= 1))
+    fail("explore must be in [0, 1], got " + number_text(o.explore));
+  if (!(o.candidates >= 0 && o.candidates <= 1))
+    fail("candidates must be in [0, 1], got " + number_text(o.candidates));
+  if (!(o.sample > 0 && o.sample <= 1))
+    fail("sample must be in (0, 1], got " + number_text(o.sample));
+  if (o.rollouts < 0) fail("rollouts must be >= 0, got " + std::to_string(o.rollouts));
+  if (o.games < 0 || o.games > (int64_t{1} << 32))
+    fail("games must be in [0, 2^32], got " + std::to_string(o.games));
+  if (o.threads < 1) fail("threads must be at least 1, got " + std::to_string(o.threads));
+  if (o.rollouts == 0 && !net_agent_spec(o.labeler))
+    fail("labeler '" + o.labeler +
+         "' is not a net spec (net:PATH, model:NAME or default, with :ply=N); other agents label "
+         "with --rollouts N");
+}
+
+// One thread's agents.
+struct Workers {
+  std::unique_ptr<Agent> player;
+  std::unique_ptr<Agent> labeler;  // a NetAgent unless rollouts
+};
+
+// The records of game g (its positions and its end record).
+std::string label_game(uint32_t g, const LabelOptions& o, Workers& w) {
+  Rng game_rng(mix_seed(mix_seed(o.seed ^ kLabelSalt) + g));
+  Rng dice_rng = game_rng.split(1), explore_rng = game_rng.split(2), agent_rng = game_rng.split(3),
+      sample_rng = game_rng.split(4);
+  const uint64_t rollout_seed = game_rng.split(5).next();
+  Rng candidate_rng = game_rng.split(6);
+  std::vector<Position> kept;
+  Position pos = Position::start();
+  MoveList moves;
+  for (int turn = 0; !game_outcome(pos, o.rules); ++turn) {
+    if (turn >= kMaxTurns)
+      throw Error("label: game " + std::to_string(g) + " did not end in " +
+                  std::to_string(kMaxTurns) + " turns (agent '" + o.player + "')");
+    if (sample_rng.uniform() < o.sample) kept.push_back(pos);
+    const Dice dice = roll_turn(dice_rng, o.rules, turn == 0);
+    generate_moves(pos, dice, o.rules, moves);
+    if (o.candidates > 0 && candidate_rng.uniform() < o.candidates) {
+      const Position& c = moves[candidate_rng.below(static_cast<uint32_t>(moves.size()))].position;
+      if (!game_outcome(c, o.rules)) kept.push_back(c);
+    }
+    size_t chosen = 0;
+    if (moves.size() > 1 && o.explore > 0 && explore_rng.uniform() < o.explore)
+      chosen = explore_rng.below(static_cast<uint32_t>(moves.size()));
+    else
+      chosen = w.player->choose(pos, dice, moves, agent_rng);
+    pos = moves[chosen].position;
+  }
+  std::string out;
+  LabelRecord r;
+  r.game = g;
+  for (size_t i = 0; i < kept.size(); ++i) {
+    r.position = kept[i];
+    if (auto exact = table_evaluation(default_bearoff_table(), kept[i], o.rules)) {
+      r.target = *exact;
+      r.source = static_cast<uint8_t>(LabelSource::RaceTable);
+    } else if (o.rollouts > 0) {
+      RolloutOptions ro;
+      ro.trials = o.rollouts;
+      ro.seed = mix_seed(rollout_seed + i);
+      ro.rules = o.rules;
+      const std::string spec = o.labeler;
+      const Rules rules = o.rules;
+      const RolloutResult res = rollout(
+          kept[i], [spec, rules] { return make_agent(spec, rules); }, {}, ro);
+      const auto& a = res.adjusted;
+      // Luck adjustment can push a mean slightly outside [0, 1]: clamp into a consistent target.
+      auto clamp01 = [](double x) { return static_cast<float>(std::min(1.0, std::max(0.0, x))); };
+      Evaluation t;
+      t.draw = clamp01(a[kRoDraw].mean);
+      t.win = std::min(clamp01(a[kRoWin].mean), 1.0f - t.draw);
+      t.win_mars = std::min(clamp01(a[kRoWinMars].mean), t.win);
+      t.lose_mars = std::min(clamp01(a[kRoLoseMars].mean), t.lose());
+      r.target = t;
+      r.source = static_cast<uint8_t>(LabelSource::Rollout);
+    } else {
+      auto& agent = static_cast<NetAgent&>(*w.labeler);
+      r.target = agent.evaluate(kept[i]);
+      r.source = search_source(agent.options().ply);
+    }
+    append_label_record(out, r);
+  }
+  append_label_record(out, r, /*end_of_game=*/true);
+  return out;
+}
+
+}  // namespace
+
+LabelHeader label_header(const LabelOptions& o) {
+  LabelHeader h;
+  h.fields = {{"player", o.player},
+              {"explore", number_text(o.explore)},
+              {"sample", number_text(o.sample)},
+              {"candidates", number_text(o.candidates)},
+              {"labeler", o.labeler},
+              {"rollouts", std::to_string(o.rollouts)},
+              {"seed", std::to_string(o.seed)},
+              {"tables", default_bearoff_table() ? default_bearoff_path() : "none"},
+              {"rules", o.rules.to_string()}};
+  return h;
+}
+
+std::string format_label_progress(const LabelProgress& p) {
+  const double s = p.seconds > 0 ? p.seconds : 1e-9;
+  const double gps = p.new_games / s;
+  const double eta = gps > 0 ? (p.games_total - p.games_done) / gps : -1;
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "label: %lld/%lld games (%.1f%%), %lld positions, %.2f games/s, %.1f positions/s, "
+                "elapsed %s, ETA %s",
+                static_cast<long long>(p.games_done), static_cast<long long>(p.games_total),
+                p.games_total > 0 ? 100.0 * p.games_done / p.games_total : 100.0,
+                static_cast<long long>(p.positions), gps, p.new_positions / s,
+                format_duration(p.seconds).c_str(), format_duration(eta).c_str());
+  return buf;
+}
+
+LabelProgress label_positions(const std::string& path, const LabelOptions& o,
+                              const std::function<void(const LabelProgress&)>& progress) {
+  check_options(o);
+  const AgentMaker make_player = checked_agent_maker(o.player, o.rules);
+  const AgentMaker make_labeler = checked_agent_maker(o.labeler, o.rules);
+  const LabelHeader header = label_header(o);
+  LabelProgress p;
+  p.games_total = o.games;
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) {
+    const LabelFile f = read_label_file(path);
+    for (const auto& [key, value] : header.fields) {
+      const std::string have = f.header.get(key);
+      if (have != value)
+        throw Error("label file '" + path + "': written with " + key + " '" + have +
+                    "', now asked for '" + value +
+                    "' (use the same options to continue it, or another file)");
+    }
+    if (f.header.fields.size() != header.fields.size())
+      throw Error("label file '" + path + "': its header has other keys than this build writes");
+    std::filesystem::resize_file(path, f.complete_bytes, ec);
+    if (ec)
+      throw Error("label file '" + path + "': cannot truncate a partial game: " + ec.message());
+    p.games_done = f.games;
+    p.positions = static_cast<int64_t>(f.records.size());
+  } else {
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw Error("label file '" + path + "': cannot create it");
+    out << header.to_text();
+    if (!out.flush()) throw Error("label file '" + path + "': cannot write it");
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::app);
+  if (!out) throw Error("label file '" + path + "': cannot open it for appending");
+  const auto t0 = std::chrono::steady_clock::now();
+  const int64_t block = 4 * static_cast<int64_t>(o.threads);
+  while (p.games_done < o.games) {
+    const int64_t first = p.games_done, n = std::min(block, o.games - first);
+    std::vector<std::string> games(static_cast<size_t>(n));
+    parallel_for(
+        n, o.threads,
+        [&](int) {
+          return Workers{make_player(), make_labeler()};
+        },
+        [&](Workers& w, int64_t i) {
+          games[static_cast<size_t>(i)] = label_game(static_cast<uint32_t>(first + i), o, w);
+        });
+    for (const auto& bytes : games) {
+      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      const int64_t positions = static_cast<int64_t>(bytes.size() / kLabelRecordBytes) - 1;
+      p.positions += positions;
+      p.new_positions += positions;
+    }
+    if (!out.flush()) throw Error("label file '" + path + "': write failed");
+    p.games_done += n;
+    p.new_games += n;
+    p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (progress) progress(p);
+  }
+  p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return p;
+}
+
+}  // namespace nardy

@@ -1,0 +1,67 @@
+// selfplay/training/labeler.h — labelled positions from self-play (`nardy label`).
+//
+// Game g (g = 0, 1, ...) is a self-play game of the `player` agent against itself from the
+// start, with its own random streams derived from (seed, g): dice, exploration (with probability
+// `explore` a turn plays a uniformly random legal result instead of the agent's choice), the
+// agent's own draws, and sampling (each position reached before a roll, the start included, is
+// kept with probability `sample`), and with probability `candidates` a turn also keeps one of
+// its roll's legal results drawn uniformly (the positions a 0-ply player has to rank, mostly
+// moves it would not play). Every kept position then gets a target for its side to move
+// (win, win_mars, lose_mars, draw), from
+//   * the `labeler` net spec's value at its ply (`default:ply=1`: 1-ply search of the default
+//     model; selfplay/search/search.h), or
+//   * with rollouts > 0, a rollout of that many trials by the `labeler` agent (stratified and
+//     luck-adjusted, selfplay/evaluation/rollout.h), seeded from (seed, g, position).
+//   * a race position that the race table covers (selfplay/tables/bearoff_table.h
+//     default_bearoff_table(); header key `tables`) gets the table's exact odds instead, with
+//     source LabelSource::RaceTable.
+// Records go to the file (selfplay/training/label_file.h) game by game, in game order, after each
+// block of games, so the file is the same bytes for any thread count, and a rerun with the same
+// options appends the games still missing up to `games` (the header must match: a different
+// option is an error naming it).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "core/rules.h"
+#include "selfplay/training/label_file.h"
+
+namespace nardy {
+
+struct LabelOptions {
+  std::string player = "default";         // agent spec playing the games (both sides)
+  double explore = 0.1;                   // probability of a random move per turn, [0, 1]
+  double sample = 0.1;                    // probability of keeping a position, (0, 1]
+  double candidates = 0;                  // probability of keeping a random legal result, [0, 1]
+  std::string labeler = "default:ply=1";  // net spec giving targets (its ply), or rollout agent
+  int64_t rollouts = 0;                   // > 0: rollout trials per position instead of search
+  int64_t games = 100;                    // total games the file should hold
+  int threads = 1;
+  uint64_t seed = 1;
+  Rules rules;
+};
+
+struct LabelProgress {
+  int64_t games_done = 0, games_total = 0;
+  int64_t positions = 0;      // records in the file
+  int64_t new_games = 0;      // played by this call
+  int64_t new_positions = 0;  // labelled by this call
+  double seconds = 0;         // this call's elapsed time
+};
+
+// The header a file of these options has (the options that determine its records).
+LabelHeader label_header(const LabelOptions& options);
+
+// Creates or continues the label file at `path` until it holds options.games games; calls
+// `progress` after every block of games (may be empty). Throws Error for bad options (naming
+// them), an agent spec that cannot be made, a file that is not a label file or whose header
+// differs from these options.
+LabelProgress label_positions(const std::string& path, const LabelOptions& options,
+                              const std::function<void(const LabelProgress&)>& progress = {});
+
+// "label: 120/1000 games (12.0%), 1,234 positions, 3.2 games/s, 12.5 positions/s, ETA 4m30s"
+std::string format_label_progress(const LabelProgress& p);
+
+}  // namespace nardy

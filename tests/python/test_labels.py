@@ -1,0 +1,60 @@
+"""nardy.label, nardy.read_labels and nardy.fit: the Python side of `nardy label` / `nardy fit`."""
+
+import pathlib
+
+import pytest
+
+import nardy
+
+SEARCH_NET = str(pathlib.Path(__file__).resolve().parents[1] / "data" / "search_net.pt")
+
+
+def label_small(path, games, threads=1):
+    return nardy.label(str(path), games=games, player="heuristic", explore=0.2, sample=0.05,
+                       labeler=f"net:{SEARCH_NET}:ply=1", threads=threads, seed=3)
+
+
+def test_label_read_and_fit_round_trip(tmp_path):
+    p = label_small(tmp_path / "a.lbl", 6)
+    assert p["games"] == 6 and p["new_games"] == 6
+    again = label_small(tmp_path / "a.lbl", 10, threads=2)  # continues the file
+    assert again["games"] == 10 and again["new_games"] == 4
+    whole = label_small(tmp_path / "b.lbl", 10)
+    assert (tmp_path / "a.lbl").read_bytes() == (tmp_path / "b.lbl").read_bytes()
+
+    labels = nardy.read_labels(str(tmp_path / "a.lbl"))
+    assert labels["complete_games"] == 10
+    assert len(labels["ids"]) == whole["positions"] > 0
+    assert "1-ply" in labels["sources"]
+    assert set(labels["sources"]) <= {"1-ply", "race table"}  # races: exact if a table is built
+    assert labels["header"]["player"] == "heuristic"
+    first = labels["sources"].index("1-ply")
+    pos = nardy.Position.from_id(labels["ids"][first])
+    value = nardy.make_agent(f"net:{SEARCH_NET}:ply=1").evaluate(pos)
+    win, win_mars, lose_mars, draw = labels["targets"][first]
+    assert 0 <= win_mars <= win <= 1 and draw == 0
+    assert win == pytest.approx(value.win, abs=1e-6)
+    assert lose_mars == pytest.approx(value.lose_mars, abs=1e-6)
+
+    init = tmp_path / "init.pt"
+    nardy.ValueNet.create(hidden=[8], seed=2).save(str(init))
+    r = nardy.fit(str(tmp_path / "a.lbl"), str(tmp_path / "out.pt"), init=str(init), lr=3e-3,
+                  batch=16, epochs=4, holdout=0.3)
+    assert r["epochs"][0]["epoch"] == 0 and len(r["epochs"]) >= 2
+    assert r["epochs"][r["best_epoch"]]["heldout_loss"] <= r["epochs"][0]["heldout_loss"]
+    fitted = nardy.load_checkpoint(r["checkpoint"])
+    assert fitted.info["extra"]["fit.best_epoch"] == str(r["best_epoch"])
+
+
+def test_bad_files_raise_nardy_error(tmp_path):
+    with pytest.raises(nardy.NardyError, match="cannot open"):
+        nardy.read_labels(str(tmp_path / "missing.lbl"))
+    (tmp_path / "junk.lbl").write_text("hello\n")
+    with pytest.raises(nardy.NardyError, match="not a label file"):
+        nardy.read_labels(str(tmp_path / "junk.lbl"))
+    with pytest.raises(nardy.NardyError, match="not a regular file"):
+        nardy.read_labels(str(tmp_path))
+    with pytest.raises(nardy.NardyError, match="not a label file"):
+        nardy.fit(str(tmp_path / "junk.lbl"), str(tmp_path / "out.pt"))
+    with pytest.raises(nardy.NardyError, match="not a net spec"):
+        nardy.label(str(tmp_path / "x.lbl"), games=1, labeler="heuristic")

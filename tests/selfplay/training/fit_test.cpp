@@ -1,0 +1,204 @@
+// Supervised fitting (nn/supervised_fit.h, selfplay/training/fit.h): on targets made by a teacher
+// net, the held-out loss goes down, the fit is reproducible, the saved checkpoint loads and
+// evaluates as the fitted LibTorch model (and the fast kernels agree), and bad input is refused.
+#include "selfplay/training/fit.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/error.h"
+#include "nn/supervised_fit.h"
+#include "selfplay/search/net_agent.h"
+#include "selfplay/training/label_file.h"
+#include "tests/nn/test_nets.h"
+#include "tests/support/temp_dir.h"
+
+namespace nardy {
+namespace {
+
+NetShape small_shape(int hidden) {
+  NetShape s;
+  s.encoder = "raw-v1";
+  s.hidden = {hidden};
+  return s;
+}
+
+// Positions of many seeded games with the teacher's evaluations as targets.
+FitData teacher_data(const ValueNet& teacher, uint64_t seed, int games) {
+  const auto positions = testing::sample_positions(seed, games);
+  FitData d;
+  d.inputs = testing::encode_all(teacher.encoder(), positions);
+  std::vector<Evaluation> out(positions.size());
+  teacher.evaluate_batch(d.inputs, static_cast<int>(positions.size()), out);
+  for (const auto& e : out) {
+    const auto a = e.as_array();
+    d.targets.insert(d.targets.end(), a.begin(), a.end());
+  }
+  return d;
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(SupervisedFit, HeldOutLossDecreasesAndTheBestEpochIsKept) {
+  const ValueNet teacher = ValueNet::create(small_shape(24), 7);
+  const FitData train = teacher_data(teacher, 1, 12), heldout = teacher_data(teacher, 2, 4);
+  ValueNet student = ValueNet::create(small_shape(16), 1);
+  FitOptions o;
+  o.lr = 3e-3;
+  o.batch = 32;
+  o.max_epochs = 25;
+  o.patience = 25;
+  std::vector<FitEpoch> seen;
+  const FitResult r =
+      fit_value_net(student, train, heldout, o, [&](const FitEpoch& e) { seen.push_back(e); });
+  ASSERT_EQ(seen.size(), r.epochs.size());
+  EXPECT_EQ(r.epochs.front().epoch, 0);
+  EXPECT_EQ(r.epochs.size(), 26u);
+  const double initial = r.epochs.front().heldout_loss;
+  EXPECT_LT(r.best_heldout(), 0.5 * initial) << "initial " << initial;
+  EXPECT_GT(r.best_epoch, 0);
+  // The net holds the best epoch's parameters.
+  EXPECT_NEAR(fit_loss(student, heldout), r.best_heldout(), 1e-6);
+  // Reproducible: the same seed gives the same parameters, another seed others.
+  ValueNet again = ValueNet::create(small_shape(16), 1);
+  fit_value_net(again, train, heldout, o);
+  ValueNet reseeded = ValueNet::create(small_shape(16), 1);
+  FitOptions o2 = o;
+  o2.seed = 2;
+  fit_value_net(reseeded, train, heldout, o2);
+  const auto a = student.layers(), b = again.layers(), c = reseeded.layers();
+  EXPECT_TRUE(std::equal(a[0].weight, a[0].weight + a[0].in * a[0].out, b[0].weight));
+  EXPECT_FALSE(std::equal(a[0].weight, a[0].weight + a[0].in * a[0].out, c[0].weight));
+}
+
+TEST(SupervisedFit, SgdAndEarlyStopping) {
+  const ValueNet teacher = ValueNet::create(small_shape(24), 7);
+  const FitData train = teacher_data(teacher, 1, 6), heldout = teacher_data(teacher, 2, 2);
+  ValueNet student = ValueNet::create(small_shape(16), 1);
+  FitOptions o;
+  o.optimizer = "sgd";
+  o.lr = 50;  // far too large: the held-out loss stops improving at once
+  o.max_epochs = 40;
+  o.patience = 2;
+  const FitResult r = fit_value_net(student, train, heldout, o);
+  EXPECT_TRUE(r.stopped_early);
+  EXPECT_LT(r.epochs.size(), 41u);
+  EXPECT_EQ(static_cast<int>(r.epochs.size()) - 1, r.best_epoch + o.patience);
+  EXPECT_NEAR(fit_loss(student, heldout), r.best_heldout(), 1e-6);
+}
+
+TEST(SupervisedFit, BadOptionsAndData) {
+  ValueNet net = ValueNet::create(small_shape(8), 1);
+  const FitData d = teacher_data(net, 1, 1);
+  FitOptions o;
+  o.optimizer = "lbfgs";
+  EXPECT_NE(error_of([&] { fit_value_net(net, d, d, o); }).find("adam or sgd"), std::string::npos);
+  FitData wrong = d;
+  wrong.inputs.pop_back();
+  EXPECT_NE(error_of([&] { fit_value_net(net, wrong, d, {}); }).find("training data"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { fit_value_net(net, d, FitData{}, {}); }).find("no held-out"),
+            std::string::npos);
+}
+
+// A label file of teacher targets, `games` games of 8 positions each.
+void write_teacher_labels(const std::string& path, const ValueNet& teacher, int games) {
+  LabelHeader h;
+  h.fields = {{"labeler", "teacher"}, {"rollouts", "0"}, {"rules", Rules{}.to_string()}};
+  std::string bytes = h.to_text();
+  const auto positions = testing::sample_positions(5, 8);
+  for (int g = 0; g < games; ++g) {
+    for (int i = 0; i < 8; ++i) {
+      LabelRecord r;
+      r.position = positions[(g * 8 + i) % positions.size()];
+      r.game = static_cast<uint32_t>(g);
+      r.source = search_source(0);
+      r.target = teacher.evaluate(r.position);
+      append_label_record(bytes, r);
+    }
+    append_label_record(bytes, LabelRecord{Position{}, 0, static_cast<uint32_t>(g), {}}, true);
+  }
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+TEST(FitRun, CheckpointLoadsAndEvaluatesAsTheFittedModel) {
+  testing::TempDir tmp;
+  const ValueNet teacher = ValueNet::create(small_shape(24), 7);
+  write_teacher_labels(tmp.file("t.lbl"), teacher, 60);
+  const ValueNet init = ValueNet::create(small_shape(16), 3);
+  CheckpointInfo info;
+  info.games = 1234;
+  info.extra["eval"] = "{}";  // the init's evaluation: not carried over
+  init.save(tmp.file("init.pt"), info);
+
+  FitRunOptions o;
+  o.data = tmp.file("t.lbl");
+  o.init = tmp.file("init.pt");
+  o.out = tmp.file("out.pt");
+  o.holdout = 0.2;
+  o.fit.lr = 3e-3;
+  o.fit.batch = 16;
+  o.fit.max_epochs = 8;
+  const FitRunResult r = run_fit(o);
+  EXPECT_EQ(r.train_positions + r.heldout_positions, 480);
+  EXPECT_EQ(r.train_games + r.heldout_games, 60);
+  EXPECT_GT(r.heldout_games, 3);
+  EXPECT_LT(r.fit.best_heldout(), r.fit.epochs.front().heldout_loss);
+
+  const ValueNet fitted = ValueNet::load(o.out);
+  EXPECT_EQ(fitted.shape(), init.shape());
+  EXPECT_EQ(fitted.info().games, 1234);
+  EXPECT_EQ(fitted.info().extra.at("fit.labeler"), "teacher");
+  EXPECT_EQ(fitted.info().extra.count("eval"), 0u);
+  EXPECT_EQ(fitted.info().extra.at("fit.best_epoch"), std::to_string(r.fit.best_epoch));
+  // Its held-out loss is the fit's best; the fast kernels agree with LibTorch on it.
+  const auto positions = testing::sample_positions(5, 8);
+  std::vector<Evaluation> torch_out(positions.size()), fast_out(positions.size());
+  const auto x = testing::encode_all(fitted.encoder(), positions);
+  fitted.evaluate_batch(x, static_cast<int>(positions.size()), torch_out);
+  NetEvaluator fast(fitted, "fast");
+  fast.evaluate(positions.front(), positions, fast_out);
+  for (size_t i = 0; i < positions.size(); ++i)
+    EXPECT_NEAR(torch_out[i].equity(), fast_out[i].equity(), 1e-5);
+  // The fit moved the net: it is closer to the teacher than the initial net.
+  FitData all;
+  all.inputs = x;
+  for (const auto& p : positions) {
+    const auto a = teacher.evaluate(p).as_array();
+    all.targets.insert(all.targets.end(), a.begin(), a.end());
+  }
+  EXPECT_LT(fit_loss(fitted, all), fit_loss(init, all));
+  // A fresh net of the given shape works too.
+  FitRunOptions fresh = o;
+  fresh.init.clear();
+  fresh.shape = small_shape(12);
+  fresh.out = tmp.file("fresh.pt");
+  run_fit(fresh);
+  EXPECT_EQ(ValueNet::load(fresh.out).shape().hidden, std::vector<int>{12});
+}
+
+TEST(FitRun, ClearErrors) {
+  testing::TempDir tmp;
+  FitRunOptions o;
+  o.data = tmp.file("missing.lbl");
+  o.out = tmp.file("out.pt");
+  EXPECT_NE(error_of([&] { run_fit(o); }).find("missing.lbl"), std::string::npos);
+  const ValueNet teacher = ValueNet::create(small_shape(8), 7);
+  write_teacher_labels(tmp.file("one.lbl"), teacher, 1);
+  o.data = tmp.file("one.lbl");
+  o.holdout = 0.5;
+  const std::string e = error_of([&] { run_fit(o); });
+  EXPECT_NE(e.find("label more games"), std::string::npos) << e;
+  EXPECT_FALSE(std::filesystem::exists(o.out));
+}
+
+}  // namespace
+}  // namespace nardy
