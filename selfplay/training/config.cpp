@@ -12,6 +12,8 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/file_error.h"
+#include "core/printable.h"
 #include "nn/encoder.h"
 #include "nn/value_net.h"
 #include "selfplay/agents/agent.h"
@@ -28,7 +30,7 @@ struct Expected {
 
 std::string describe(const YAML::Node& node) {
   if (!node.IsDefined() || node.IsNull()) return "nothing";
-  if (node.IsScalar()) return "'" + node.Scalar() + "'";
+  if (node.IsScalar()) return quote(node.Scalar());
   if (node.IsSequence()) return "a list";
   return "a map";
 }
@@ -429,16 +431,24 @@ void set_field(TrainConfig& c, const Field& f, const YAML::Node& value, const st
   }
 }
 
+// A map key as text. Keys are names, so a list or map as a key (which yaml-cpp's
+// as<std::string>() refuses with a bare "bad conversion") is an error naming its line.
+std::string key_name(const YAML::Node& key, const std::string& where) {
+  if (key.IsScalar()) return key.Scalar();
+  throw Error(where + ": line " + std::to_string(key.Mark().line + 1) +
+              ": expected a key name, got " + describe(key));
+}
+
 YAML::Node load_yaml(std::string_view text, const std::string& where) {
   try {
     return YAML::Load(std::string(text));
   } catch (const YAML::Exception& e) {
-    throw Error(where + ": not valid YAML: " + e.what());
+    throw Error(where + ": not valid YAML: " + printable(e.what(), 300));
   }
 }
 
 std::string source_name(const std::string& file) {
-  return "config '" + file + "'";
+  return "config " + quote_path(file);
 }
 
 }  // namespace
@@ -486,15 +496,16 @@ void validate(const TrainConfig& c, const std::string& where) {
       fail("eval.opponents[" + std::to_string(i) + "]", e.what());
     }
     for (size_t j = 0; j < i; ++j)
-      if (c.eval.opponents[j] == spec) fail("eval.opponents", "'" + spec + "' is listed twice");
+      if (c.eval.opponents[j] == spec) fail("eval.opponents", quote(spec) + " is listed twice");
   }
   if (!c.eval.best_by.empty() && std::find(c.eval.opponents.begin(), c.eval.opponents.end(),
                                            c.eval.best_by) == c.eval.opponents.end())
-    fail("eval.best_by", "expected one of eval.opponents, got '" + c.eval.best_by + "'");
+    fail("eval.best_by", "expected one of eval.opponents, got " + quote(c.eval.best_by));
 }
 
-TrainConfig parse_config(std::string_view text, const std::string& file) {
-  const std::string where = source_name(file);
+namespace {
+
+TrainConfig parse_config_yaml(std::string_view text, const std::string& where) {
   YAML::Node root = load_yaml(text, where);
   TrainConfig c;
   if (root.IsNull()) {
@@ -505,20 +516,21 @@ TrainConfig parse_config(std::string_view text, const std::string& file) {
     throw Error(where + ": expected a map of sections (" + known_keys("") + "), got " +
                 describe(root));
   for (const auto& section : root) {
-    const std::string name = section.first.as<std::string>();
+    const std::string name = key_name(section.first, where);
     const std::string keys = known_keys(name);
     if (keys.empty())
-      throw Error(where + ": unknown section '" + name + "' (expected one of: " + known_keys("") +
-                  ")");
+      throw Error(where + ": unknown section " + quote(name) +
+                  " (expected one of: " + known_keys("") + ")");
     if (section.second.IsNull()) continue;
     if (!section.second.IsMap())
       throw Error(where + ": " + name + ": expected a map of keys (" + keys + "), got " +
                   describe(section.second));
     for (const auto& kv : section.second) {
-      const std::string path = name + "." + kv.first.as<std::string>();
+      const std::string path = name + "." + key_name(kv.first, where);
       const Field* f = find_field(path);
       if (!f)
-        throw Error(where + ": unknown key '" + path + "' (keys of " + name + ": " + keys + ")");
+        throw Error(where + ": unknown key " + quote(path) + " (keys of " + name + ": " + keys +
+                    ")");
       set_field(c, *f, kv.second, where);
     }
   }
@@ -526,10 +538,21 @@ TrainConfig parse_config(std::string_view text, const std::string& file) {
   return c;
 }
 
+}  // namespace
+
+TrainConfig parse_config(std::string_view text, const std::string& file) {
+  const std::string where = source_name(file);
+  try {
+    return parse_config_yaml(text, where);
+  } catch (const YAML::Exception& e) {  // anything yaml-cpp throws past the checks above
+    throw Error(where + ": " + printable(e.what(), 300));
+  }
+}
+
 namespace {
 
 std::string override_source(std::string_view assignment, const std::string& file) {
-  std::string where = "--set " + std::string(assignment);
+  std::string where = "--set " + printable(assignment, 200);
   return file.empty() ? where : source_name(file) + ", " + where;
 }
 
@@ -546,12 +569,17 @@ void set_override(TrainConfig& c, std::string_view assignment, const std::string
     const std::string section = path.substr(0, dot);
     const std::string keys = known_keys(section);
     if (keys.empty() || dot == std::string::npos)
-      throw Error(where + ": unknown key '" + path + "' (sections: " + known_keys("") + ")");
-    throw Error(where + ": unknown key '" + path + "' (keys of " + section + ": " + keys + ")");
+      throw Error(where + ": unknown key " + quote(path) + " (sections: " + known_keys("") + ")");
+    throw Error(where + ": unknown key " + quote(path) + " (keys of " + section + ": " + keys +
+                ")");
   }
   const std::string value(assignment.substr(eq + 1));
-  YAML::Node node = value.empty() ? YAML::Node(std::string()) : load_yaml(value, where);
-  set_field(c, *f, node, where);
+  try {
+    YAML::Node node = value.empty() ? YAML::Node(std::string()) : load_yaml(value, where);
+    set_field(c, *f, node, where);
+  } catch (const YAML::Exception& e) {
+    throw Error(where + ": " + printable(e.what(), 300));
+  }
 }
 
 }  // namespace
@@ -567,7 +595,7 @@ void apply_overrides(TrainConfig& c, const std::vector<std::string>& assignments
   std::string all;
   for (const auto& a : assignments) {
     set_override(updated, a, override_source(a, file));
-    all += (all.empty() ? "--set " : " --set ") + a;
+    all += (all.empty() ? "--set " : " --set ") + printable(a, 200);
   }
   validate(updated, file.empty() ? all : source_name(file) + ", " + all);
   c = std::move(updated);
@@ -575,7 +603,11 @@ void apply_overrides(TrainConfig& c, const std::vector<std::string>& assignments
 
 TrainConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(source_name(path) + ": cannot open the file");
+  if (!in) {
+    const std::string reason = open_failure_reason();
+    throw Error(source_name(path) + ": cannot open the file" +
+                (reason.empty() ? "" : ": " + reason));
+  }
   std::stringstream ss;
   ss << in.rdbuf();
   TrainConfig c = parse_config(ss.str(), path);
