@@ -219,7 +219,7 @@ TEST_F(NardyCli, MessagesEchoJunkPrintablyAndNameFilesShortened) {
   EXPECT_EQ(junk.exit_code, 2);
   EXPECT_EQ(junk.err,
             "nardy: position '1,2\\x01\\xff w': point 2: '2\\x01\\xff' is not a count -15..15\n");
-  CliRun option = run_nardy({"legal", "--\x1b[2J"});
+  CliRun option = run_nardy({"legal", kStart, "6", "5", "--\x1b[2J"});
   EXPECT_EQ(option.exit_code, 2);
   EXPECT_NE(option.err.find("\\x1b[2J"), std::string::npos) << option.err;
   EXPECT_EQ(option.err.find('\x1b'), std::string::npos) << option.err;

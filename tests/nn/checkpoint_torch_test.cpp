@@ -224,7 +224,7 @@ TEST(CheckpointLoad, DamagedMetadataTextIsNamedWithTheReason) {
                 "': nardy.json is not valid JSON (at line 1, column 1: syntax error while parsing "
                 "value - unexpected end of input; expected '[', '{', or a literal)");
   const std::string nul = load_with(std::string("{\"format\": \"") + '\0' + "\x01\"}");
-  EXPECT_NE(nul.find("\\0"), std::string::npos) << nul;
+  EXPECT_NE(nul.find("control character U+0000 (NUL) must be escaped"), std::string::npos) << nul;
 }
 
 TEST(CheckpointLoad, WithoutChecksumsWarnsThroughTheWarningHandler) {
