@@ -214,11 +214,17 @@ ValueNet load_shared_net(const std::string& path) {
   static std::mutex mutex;
   static std::map<std::string, Entry> nets;
   const std::string key = fs::absolute(path, ec).lexically_normal().string();
-  std::lock_guard lock(mutex);
-  auto it = nets.find(key);
-  if (it != nets.end() && it->second.mtime == mtime && it->second.size == size)
-    return *it->second.net;
+  {
+    std::lock_guard lock(mutex);
+    auto it = nets.find(key);
+    if (it != nets.end() && it->second.mtime == mtime && it->second.size == size)
+      return *it->second.net;
+  }
+  // Loaded without the lock: a load may warn (core/warning.h), and the Python module's warning
+  // handler takes the GIL, which a thread waiting for this lock may hold. Two threads loading
+  // the same file at once both load it; the second entry replaces the first.
   auto net = std::make_shared<ValueNet>(ValueNet::load(path));
+  std::lock_guard lock(mutex);
   nets[key] = Entry{mtime, size, net};
   return *net;
 }

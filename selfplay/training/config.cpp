@@ -95,9 +95,18 @@ bool parse_bool(const YAML::Node& node) {
   throw Expected{expectation};
 }
 
+// Text a config may hold: valid UTF-8 without control characters. (YAML is UTF-8; yaml-cpp
+// reads other bytes as they are but writes them back as U+FFFD, so to_yaml would not round-trip.)
+bool is_text(const std::string& s) {
+  return s.find_first_of("\n\t") == std::string::npos && printable_message(s) == s;
+}
+
 std::string parse_string(const YAML::Node& node) {
-  if (node.IsNull()) throw Expected{"a string"};
-  return scalar_of(node, "a string");
+  const std::string expectation = "a string (UTF-8 text without control characters)";
+  if (node.IsNull()) throw Expected{expectation};
+  const std::string& s = scalar_of(node, expectation);
+  if (!is_text(s)) throw Expected{expectation};
+  return s;
 }
 
 std::string parse_choice(const YAML::Node& node, const std::vector<std::string>& values) {
@@ -128,11 +137,11 @@ std::vector<int> parse_int_list(const YAML::Node& node, int min_len, int max_len
 }
 
 std::vector<std::string> parse_string_list(const YAML::Node& node) {
-  const std::string expectation = "a list of strings";
+  const std::string expectation = "a list of strings (UTF-8 text without control characters)";
   if (!node.IsSequence()) throw Expected{expectation};
   std::vector<std::string> out;
   for (const auto& item : node) {
-    if (!item.IsScalar()) throw Expected{expectation};
+    if (!item.IsScalar() || !is_text(item.Scalar())) throw Expected{expectation};
     out.push_back(item.Scalar());
   }
   return out;
