@@ -98,7 +98,7 @@ bool parse_bool(const YAML::Node& node) {
 // Text a config may hold: valid UTF-8 without control characters. (YAML is UTF-8; yaml-cpp
 // reads other bytes as they are but writes them back as U+FFFD, so to_yaml would not round-trip.)
 bool is_text(const std::string& s) {
-  return s.find_first_of("\n\t") == std::string::npos && printable_message(s) == s;
+  return s.find_first_of("\n\t") == std::string::npos && printable_message(s, s.size()) == s;
 }
 
 std::string parse_string(const YAML::Node& node) {

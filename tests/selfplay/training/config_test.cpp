@@ -198,6 +198,8 @@ TEST(Config, StringsMustBeUtf8TextWithoutControlCharacters) {
             }).find("eval.opponents: expected a list of strings (UTF-8 text"),
             std::string::npos);
   EXPECT_EQ(parse_config("run:\n  dir: runs/λ\n", "d.yaml").run.dir, "runs/λ");
+  const std::string long_dir = "runs/" + std::string(5000, 'd');
+  EXPECT_EQ(parse_config("run:\n  dir: " + long_dir + "\n", "d.yaml").run.dir, long_dir);
 }
 
 TEST(Config, OverlongPathsAreNamedShortenedWithTheReason) {
