@@ -19,7 +19,7 @@ SearchReference record_search_reference(const std::string& agent_spec, int64_t p
   const auto samples = bench_search_samples(positions, seed, rules);
   auto agent = make_agent(agent_spec, rules);
   auto* net = dynamic_cast<NetAgent*>(agent.get());
-  if (!net) throw Error("search reference: agent '" + agent_spec + "' is not a net agent");
+  if (!net) throw Error("search reference: agent " + quote(agent_spec) + " is not a net agent");
   SearchReference ref;
   ref.agent = agent_spec;
   std::vector<ScoredMove> scored;
@@ -55,7 +55,8 @@ SearchReference read_search_reference(std::istream& in, const std::string& sourc
   std::string line;
   int line_no = 0;
   auto fail = [&](const std::string& what) {
-    throw Error("search reference '" + source + "' line " + std::to_string(line_no) + ": " + what);
+    throw Error("search reference " + quote_path(source) + " line " + std::to_string(line_no) +
+                ": " + what);
   };
   while (std::getline(in, line)) {
     ++line_no;
@@ -71,7 +72,7 @@ SearchReference read_search_reference(std::istream& in, const std::string& sourc
         if (tab == std::string::npos) fail("expected POS<TAB>D1 D2");
         int d1 = 0, d2 = 0;
         std::istringstream dice(rest.substr(tab + 1));
-        if (!(dice >> d1 >> d2)) fail("bad dice '" + rest.substr(tab + 1) + "'");
+        if (!(dice >> d1 >> d2)) fail("bad dice " + quote(rest.substr(tab + 1)));
         const Dice d{static_cast<uint8_t>(d1), static_cast<uint8_t>(d2)};
         if (!d.valid()) fail("dice out of range");
         ref.decisions.push_back({parse_pos(rest.substr(0, tab)), d, {}});
@@ -88,7 +89,7 @@ SearchReference read_search_reference(std::istream& in, const std::string& sourc
                             static_cast<float>(draw)};
         ref.decisions.back().moves.push_back(m);
       } else {
-        fail("unknown record '" + key + "'");
+        fail("unknown record " + quote(key));
       }
     } catch (const Error& e) {
       const std::string what = e.what();
@@ -96,7 +97,8 @@ SearchReference read_search_reference(std::istream& in, const std::string& sourc
       fail(what);
     }
   }
-  if (ref.agent.empty()) throw Error("search reference '" + source + "': no 'agent' line");
+  if (ref.agent.empty())
+    throw Error("search reference " + quote_path(source) + ": no 'agent' line");
   return ref;
 }
 

@@ -132,28 +132,28 @@ inline size_t python_choice(py::handle r, const MoveList& moves, const std::stri
         py::isinstance<Position>(r) ? r.cast<Position>() : r.cast<const MoveResult&>().position;
     for (size_t i = 0; i < moves.size(); ++i)
       if (moves[i].position == target) return i;
-    throw Error("agent '" + spec + "' returned '" + format_pos(target) +
+    throw Error("agent " + quote(spec) + " returned '" + format_pos(target) +
                 "', which is not one of the " + std::to_string(moves.size()) + " legal results");
   }
   // bool is an int subclass in Python; True/False as a choice is a bug in the agent.
   const bool integral = !py::isinstance<py::bool_>(r) && !py::isinstance<py::float_>(r) &&
                         (py::isinstance<py::int_>(r) || py::hasattr(r, "__index__"));
-  if (!integral) throw Error("agent '" + spec + "' returned " + returned_text(r) + range);
+  if (!integral) throw Error("agent " + quote(spec) + " returned " + returned_text(r) + range);
   int overflow = 0;
   long long i = -1;
   {
     PyObject* index = PyNumber_Index(r.ptr());
     if (!index) {
       PyErr_Clear();
-      throw Error("agent '" + spec + "' returned " + returned_text(r) + range);
+      throw Error("agent " + quote(spec) + " returned " + returned_text(r) + range);
     }
     i = PyLong_AsLongLongAndOverflow(index, &overflow);
     Py_DECREF(index);
     if (i == -1 && PyErr_Occurred()) PyErr_Clear();
   }
   if (overflow != 0 || i < 0 || static_cast<unsigned long long>(i) >= moves.size())
-    throw Error("agent '" + spec + "' returned " + returned_text(r) + ", not an index of the " +
-                std::to_string(moves.size()) + " legal results" + range);
+    throw Error("agent " + quote(spec) + " returned " + returned_text(r) +
+                ", not an index of the " + std::to_string(moves.size()) + " legal results" + range);
   return static_cast<size_t>(i);
 }
 
@@ -172,7 +172,7 @@ inline size_t call_python_agent(PyObject* fn, const std::string& spec, const Pos
   const Position& chosen = sorted[python_choice(r, sorted, spec)].position;
   for (size_t i = 0; i < moves.size(); ++i)
     if (moves[i].position == chosen) return i;
-  throw Error("agent '" + spec + "': internal error, chosen move not found");  // unreachable
+  throw Error("agent " + quote(spec) + ": internal error, chosen move not found");  // unreachable
 }
 
 inline PyAgentPtr spec_agent(const std::string& spec) {
@@ -183,7 +183,7 @@ inline PyAgentPtr spec_agent(const std::string& spec) {
     try {
       a->net = load_shared_net(s->path);
     } catch (const Error& e) {
-      throw Error("agent '" + spec + "': " + e.what());
+      throw Error("agent " + quote(spec) + ": " + e.what());
     }
     a->net_options = s->options;
   }

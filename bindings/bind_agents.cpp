@@ -150,10 +150,10 @@ void bind_agent_class(py::module_& m) {
           [](PyAgent& a, const py::object& pos) {
             const Position p = position_arg(pos);
             require_valid(p);
-            if (!a.net) throw Error("evaluate: agent '" + a.spec + "' has no value network");
+            if (!a.net) throw Error("evaluate: agent " + quote(a.spec) + " has no value network");
             auto lock = lock_agent(a);
             auto* net = dynamic_cast<NetAgent*>(&a.agent());
-            if (!net) throw Error("evaluate: agent '" + a.spec + "' is not a net agent");
+            if (!net) throw Error("evaluate: agent " + quote(a.spec) + " is not a net agent");
             Interrupt interrupt;
             return interrupt.run_without_gil([&] { return net->evaluate(p); });
           },

@@ -61,8 +61,8 @@ std::optional<SprtOptions> sprt_arg(const py::handle& h) {
       else if (key == "min_pairs")
         s.min_pairs = item.second.cast<int64_t>();
       else
-        throw Error("sprt: unknown key '" + key +
-                    "' (expected elo0, elo1, alpha, beta, min_pairs)");
+        throw Error("sprt: unknown key " + quote(key) +
+                    " (expected elo0, elo1, alpha, beta, min_pairs)");
     }
     return s;
   }

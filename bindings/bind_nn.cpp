@@ -178,8 +178,8 @@ CheckpointInfo info_arg(const py::handle& h, const CheckpointInfo& base) {
       for (auto kv : item.second.cast<py::dict>())
         info.extra[py::str(kv.first)] = py::str(kv.second);
     } else {
-      throw Error("info: unknown key '" + key +
-                  "' (expected rules, games, positions, config_yaml, extra)");
+      throw Error("info: unknown key " + quote(key) +
+                  " (expected rules, games, positions, config_yaml, extra)");
     }
   }
   return info;

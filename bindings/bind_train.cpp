@@ -13,6 +13,7 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -29,8 +30,8 @@
 namespace nardy::py_bind {
 namespace {
 
-// A YAML flow-syntax value for an override: bools, numbers, strings (double-quoted, JSON
-// escapes are valid YAML) and lists of them.
+// A YAML flow-syntax value for an override: bools, numbers, strings (double-quoted, control
+// characters as YAML's \xNN escapes) and lists of them.
 std::string yaml_value(const py::handle& v) {
   if (py::isinstance<py::bool_>(v)) return v.ptr() == Py_True ? "true" : "false";
   if (py::isinstance<py::int_>(v)) return py::str(v);
@@ -39,8 +40,11 @@ std::string yaml_value(const py::handle& v) {
     std::string s = v.cast<std::string>(), out = "\"";
     for (char c : s) {
       if (c == '"' || c == '\\') out += '\\';
-      if (c == '\n') {
-        out += "\\n";
+      const auto u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u == 0x7f) {  // YAML escapes: yaml-cpp reads a raw NUL as the end
+        char esc[5];
+        std::snprintf(esc, sizeof esc, "\\x%02x", u);
+        out += esc;
         continue;
       }
       out += c;
@@ -84,7 +88,7 @@ void collect_overrides(const py::handle& h, const std::string& prefix,
     }
     return;
   }
-  if (!prefix.empty()) throw py::type_error("config: expected a dict under '" + prefix + "'");
+  if (!prefix.empty()) throw py::type_error("config: expected a dict under " + quote(prefix));
   if (py::isinstance<py::str>(h)) {
     out.push_back(h.cast<std::string>());
     return;
@@ -121,8 +125,8 @@ TrainConfig config_arg(const py::handle& config, const py::handle& overrides) {
       c = parse_config(text, "<yaml text>");
       source = "<yaml text>";
     } else {
-      throw Error("config '" + text +
-                  "': no such file (pass a YAML file path, YAML text or a dict)");
+      throw Error("config " + quote_path(text) +
+                  ": no such file (pass a YAML file path, YAML text or a dict)");
     }
   } else {
     throw py::type_error("config: expected a YAML file path, YAML text or a dict, got " +
@@ -292,8 +296,9 @@ void bind_train(py::module_& m) {
         // The library's message names the CLI's flags; say it the Python way.
         const std::string run = c.run_path();
         if (RunDir::holds_run(run))
-          throw Error("run directory '" + run + "' already holds a run: continue it with " +
-                      "nardy.resume('" + run + "'), or give the new run another name (" +
+          throw Error("run directory " + quote_path(run) +
+                      " already holds a run: continue it with " + "nardy.resume(" +
+                      quote_path(run) + "), or give the new run another name (" +
                       "{\"run\": {\"name\": \"NAME\"}} in the config or overrides) or " +
                       "delete the directory");
         return run_training(callback, verbose, c.best_opponent(),

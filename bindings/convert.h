@@ -66,8 +66,8 @@ inline Side side_arg(py::handle h) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (s == "w" || s == "white") return Side::White;
     if (s == "b" || s == "black") return Side::Black;
-    throw Error("side '" + h.cast<std::string>() +
-                "': expected 'w', 'b', 'white', 'black' or nardy.Side");
+    throw Error("side " + quote(h.cast<std::string>()) +
+                ": expected 'w', 'b', 'white', 'black' or nardy.Side");
   }
   throw py::type_error("side: expected nardy.Side or 'w'/'b', got " + type_name(h));
 }

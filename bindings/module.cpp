@@ -8,11 +8,16 @@
 //
 // Python names equal the C++ names (snake_case functions, CamelCase classes); argument
 // conversions shared by all areas live in bindings/convert.h. nardy::Error becomes the
-// registered exception nardy.NardyError (a ValueError) with the same message.
+// registered exception nardy.NardyError (a ValueError) with the same message, and library
+// warnings (core/warning.h) become Python warnings of category nardy.CheckpointWarning.
 #include <pybind11/pybind11.h>
 
 #include "bindings/method_self.h"
+#include <filesystem>
+
 #include "core/error.h"
+#include "core/file_error.h"
+#include "core/warning.h"
 
 namespace nardy::py_bind {
 
@@ -39,7 +44,8 @@ PYBIND11_MODULE(_nardy, m) {
       "nardy._nardy — the compiled Long Nardy engine (import the `nardy` package instead).\n\n"
       "Positions are POS text: 24 comma-separated counts for points 1..24 (White positive,\n"
       "Black negative), a space, and 'w' or 'b' for the side to move. Rules follow docs/rules.md.";
-  pybind11::register_exception<nardy::Error>(m, "NardyError", PyExc_ValueError);
+  static auto& nardy_error =
+      pybind11::register_exception<nardy::Error>(m, "NardyError", PyExc_ValueError);
   m.attr("NardyError").attr("__doc__") =
       "Raised for bad input to the engine (POS text, IDs, dice, moves, rules, records).\n"
       "A subclass of ValueError; the message names the input and what was expected.";
@@ -51,7 +57,25 @@ PYBIND11_MODULE(_nardy, m) {
       if (p) std::rethrow_exception(p);
     } catch (const pybind11::cast_error& e) {
       PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const std::filesystem::filesystem_error& e) {
+      // A throwing std::filesystem call past the library's own checks (core/file_error.h).
+      PyErr_SetString(nardy_error.ptr(), nardy::file_error("file", e).what());
     }
+  });
+
+  // Library warnings (core/warning.h) become Python warnings of this category.
+  // (A plain reference kept for the life of the process: no destructor after Python's end.)
+  static PyObject* const checkpoint_warning =
+      PyErr_NewExceptionWithDoc("nardy._nardy.CheckpointWarning",
+                                "Issued when a checkpoint loads without its integrity check "
+                                "(written before checksums were stored).",
+                                PyExc_UserWarning, nullptr);
+  if (!checkpoint_warning) throw pybind11::error_already_set();
+  m.attr("CheckpointWarning") = pybind11::handle(checkpoint_warning);
+  nardy::set_warning_handler([](nardy::WarningKind, const std::string& message) {
+    pybind11::gil_scoped_acquire gil;
+    if (PyErr_WarnEx(checkpoint_warning, message.c_str(), 1) < 0)
+      throw pybind11::error_already_set();  // a warnings filter turned it into an error
   });
 
   nardy::py_bind::bind_core(m);

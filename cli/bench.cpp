@@ -6,6 +6,7 @@
 #include "bench/movegen_bench.h"
 #include "bench/summary_bench.h"
 #include "core/error.h"
+#include "core/file_error.h"
 
 namespace nardy::cli {
 
@@ -36,8 +37,8 @@ void add_bench_command(CLI::App& app) {
       if (!bench->get_subcommands().empty()) return;
       SummaryBenchOptions o;
       o.net = a->net;
-      if (!o.net.empty() && !std::filesystem::exists(o.net)) {
-        if (o.net != kDefaultNet) throw Error("bench: no checkpoint at '" + o.net + "'");
+      if (!o.net.empty() && !path_exists("bench: checkpoint", o.net)) {
+        if (o.net != kDefaultNet) throw Error("bench: no checkpoint at " + quote_path(o.net));
         std::printf("(no net at %s: search and rollout rows left out; give --net PATH)\n",
                     kDefaultNet);
         o.net.clear();

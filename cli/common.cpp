@@ -1,9 +1,12 @@
 // Helpers shared by the subcommands and by both front ends (nardy, nardy-full).
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "core/error.h"
+#include "core/file_error.h"
+#include "core/printable.h"
 #include "core/notation.h"
 #include "core/pos_text.h"
 #include "core/position_id.h"
@@ -102,7 +105,8 @@ PosDiceArgs parse_pos_dice_args(const std::string& cmd, const std::vector<std::s
 void write_output_file(const std::string& cmd, const std::string& kind, const std::string& path,
                        const std::string& text) {
   std::ofstream f(path);
-  if (!(f << text)) throw Error(cmd + ": cannot write " + kind + " file '" + path + "'");
+  if (!f) throw file_error(cmd + ": cannot write " + kind + " file", path, open_failure_reason());
+  if (!(f << text)) throw Error(cmd + ": cannot write " + kind + " file " + quote_path(path));
 }
 
 const char* kAppDescription =
@@ -123,10 +127,14 @@ int run_app(CLI::App& app, int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    // CLI11 echoes the arguments it rejects: printable, as every message (core/printable.h).
+    app.exit(CLI::ParseError(printable_message(e.what()), e.get_exit_code()));
+    return 2;
+  } catch (const std::filesystem::filesystem_error& e) {  // past the commands' own checks
+    std::cerr << "nardy: " << file_error("file", e).what() << "\n";
     return 2;
   } catch (const std::exception& e) {  // nardy::Error and anything else: message, status 2
-    std::cerr << "nardy: " << e.what() << "\n";
+    std::cerr << "nardy: " << printable_message(e.what()) << "\n";
     return 2;
   }
   return 0;

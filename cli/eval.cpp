@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "core/error.h"
+#include "core/file_error.h"
 #include "selfplay/evaluation/arena.h"
 #include "cli/command.h"
 
@@ -23,16 +24,17 @@ SprtOptions parse_sprt(const std::string& text) {
       used = 0;
     }
     if (used == 0 || used != s.size())
-      throw Error("eval: --sprt '" + text + "': '" + s + "' is not a number (expected ELO0,ELO1)");
+      throw Error("eval: --sprt " + quote(text) + ": " + quote(s) +
+                  " is not a number (expected ELO0,ELO1)");
     return v;
   };
   if (comma == std::string::npos)
-    throw Error("eval: --sprt '" + text + "': expected ELO0,ELO1 (e.g. 0,20)");
+    throw Error("eval: --sprt " + quote(text) + ": expected ELO0,ELO1 (e.g. 0,20)");
   SprtOptions o;
   o.elo0 = number(text.substr(0, comma));
   o.elo1 = number(text.substr(comma + 1));
   if (!(o.elo1 > o.elo0))
-    throw Error("eval: --sprt '" + text + "': ELO0 must be smaller than ELO1");
+    throw Error("eval: --sprt " + quote(text) + ": ELO0 must be smaller than ELO1");
   return o;
 }
 
@@ -83,7 +85,8 @@ void add_eval_command(CLI::App& app) {
     std::ofstream json;
     if (root && !args->json.empty()) {
       json.open(args->json);
-      if (!json) throw Error("eval: cannot write JSON file '" + args->json + "'");
+      if (!json)
+        throw file_error("eval: cannot write JSON file", args->json, open_failure_reason());
     }
     auto t0 = std::chrono::steady_clock::now();
     ArenaResult r = run_arena(args->a, args->b, o);
@@ -98,7 +101,7 @@ void add_eval_command(CLI::App& app) {
         r.games ? static_cast<double>(r.turns) / r.games : 0.0);
     if (json.is_open()) {
       json << r.to_json() << "\n";
-      if (!json) throw Error("eval: failed writing JSON file '" + args->json + "'");
+      if (!json) throw Error("eval: failed writing JSON file " + quote_path(args->json));
     }
   });
 }

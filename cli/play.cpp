@@ -10,6 +10,7 @@
 
 #include "cli/command.h"
 #include "core/error.h"
+#include "core/file_error.h"
 #include "selfplay/play_session/play_session.h"
 
 namespace nardy::cli {
@@ -84,7 +85,8 @@ void add_play_command(CLI::App& app) {
     o.rules = rules_from(args->rules);
     if (!args->resume.empty()) {
       std::ifstream f(args->resume);
-      if (!f) throw Error("play: cannot read record file '" + args->resume + "'");
+      if (!f)
+        throw file_error("play: cannot read record file", args->resume, open_failure_reason());
       std::stringstream ss;
       ss << f.rdbuf();
       o.resume_record = ss.str();

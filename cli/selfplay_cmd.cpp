@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "core/error.h"
+#include "core/file_error.h"
 #include "core/record.h"
 #include "cli/command.h"
 #include "selfplay/agents/play.h"
@@ -36,7 +37,8 @@ void add_selfplay_command(CLI::App& app, AgentBySpec make_agent) {
     std::ofstream rec;
     if (!a->record.empty()) {
       rec.open(a->record);
-      if (!rec) throw Error("selfplay: cannot write record file '" + a->record + "'");
+      if (!rec)
+        throw file_error("selfplay: cannot write record file", a->record, open_failure_reason());
     }
     Rng dice_rng(a->seed), agent_rng(a->seed ^ 0xA5A5A5A5ull);
     long long wins[2] = {0, 0}, mars[2] = {0, 0}, draws = 0;

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "core/error.h"
+#include "core/file_error.h"
 #include "cli/command.h"
 #include "selfplay/tables/bearoff_table.h"
 #include "selfplay/training/config.h"
@@ -71,7 +72,7 @@ void run_train(const TrainArgs& a) {
   if (!a.config.empty()) {
     config = load_config(a.config, a.overrides);
     run_dir = config.run_path();
-    if (a.auto_resume && std::filesystem::exists(run_dir + "/state.json")) {
+    if (a.auto_resume && path_exists("run directory", run_dir + "/state.json")) {
       resume_dir = run_dir;
       config = load_config(RunDir::open(run_dir).config_path());
       apply_overrides(config, a.overrides, run_dir + "/config.yaml");

@@ -117,7 +117,7 @@ int parse_int(std::string_view text, const std::string& what) {
   int v = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || ec != std::errc() || p != text.data() + text.size())
-    throw Error(what + " '" + std::string(text) + "' is not an integer");
+    throw Error(what + " " + quote(text) + " is not an integer");
   return v;
 }
 
@@ -148,8 +148,7 @@ Match read_match_record(std::string_view text) {
   while (i < lines.size() && skip(lines[i].text)) ++i;
   if (i == lines.size()) throw Error("match record: empty (no 'nardy-match 1' header)");
   if (lines[i].text != "nardy-match 1")
-    throw fail(lines[i].number,
-               "expected the header 'nardy-match 1', got '" + std::string(lines[i].text) + "'");
+    throw fail(lines[i].number, "expected the header 'nardy-match 1', got " + quote(lines[i].text));
   ++i;
 
   std::optional<int> target;
@@ -174,8 +173,8 @@ Match read_match_record(std::string_view text) {
           throw Error("player number must be 0 or 1 (got " + std::to_string(p) + ")");
         names[p] = sp == std::string_view::npos ? "" : std::string(rest.substr(sp + 1));
       } else {
-        throw Error("expected 'target N', 'rules ...', 'player 0|1 NAME' or 'game white=P', got '" +
-                    std::string(l) + "'");
+        throw Error("expected 'target N', 'rules ...', 'player 0|1 NAME' or 'game white=P', got " +
+                    quote(l));
       }
     } catch (const Error& e) {
       throw fail(number, e.what());
@@ -193,8 +192,7 @@ Match read_match_record(std::string_view text) {
     const std::string_view head = lines[i].text;
     const size_t game_no = match ? match->games().size() + 1 : 1;
     if (!head.starts_with("game white="))
-      throw fail(game_line,
-                 "expected 'game white=0' or 'game white=1', got '" + std::string(head) + "'");
+      throw fail(game_line, "expected 'game white=0' or 'game white=1', got " + quote(head));
     int white = 0;
     try {
       white = parse_int(head.substr(11), "white player");

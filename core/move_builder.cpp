@@ -192,8 +192,8 @@ std::vector<CheckerStep> parse_checker_steps(std::string_view text) {
     int v = 0;
     auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
     if (t.empty() || ec != std::errc() || p != t.data() + t.size())
-      throw Error("step '" + std::string(item) + "': " + std::string(what) + " '" + std::string(t) +
-                  "' is not a number");
+      throw Error("step " + quote(item) + ": " + std::string(what) + " " + quote(t) +
+                  " is not a number");
     return v;
   };
   while (i < text.size()) {
@@ -207,7 +207,7 @@ std::vector<CheckerStep> parse_checker_steps(std::string_view text) {
     i = j;
     const size_t slash = item.find('/');
     if (slash == std::string_view::npos)
-      throw Error("step '" + std::string(item) + "' is not FROM/TO[:DIE]");
+      throw Error("step " + quote(item) + " is not FROM/TO[:DIE]");
     const size_t colon = item.find(':', slash);
     const std::string_view from = item.substr(0, slash);
     const std::string_view to = item.substr(
@@ -218,9 +218,9 @@ std::vector<CheckerStep> parse_checker_steps(std::string_view text) {
     if (colon != std::string_view::npos) s.die = number(item.substr(colon + 1), "die", item);
     if (s.from < 1 || s.from > kNumPoints || s.to < 0 || s.to > kNumPoints || s.die < 0 ||
         s.die > 6)
-      throw Error("step '" + std::string(item) + "': points are 1..24 or off, dice 1..6");
+      throw Error("step " + quote(item) + ": points are 1..24 or off, dice 1..6");
     out.push_back(s);
-    if (out.size() > 4) throw Error("more than 4 steps in '" + std::string(text) + "'");
+    if (out.size() > 4) throw Error("more than 4 steps in " + quote(text));
   }
   return out;
 }

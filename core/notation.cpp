@@ -19,11 +19,10 @@ std::string point_text(Side side, int r) {
 
 int parse_int(std::string_view s, std::string_view whole) {
   if (s.empty() || s.size() > 2 || !std::all_of(s.begin(), s.end(), ::isdigit))
-    throw Error("move '" + std::string(whole) + "': expected a point number 1..24, got '" +
-                std::string(s) + "'");
+    throw Error("move " + quote(whole) + ": expected a point number 1..24, got " + quote(s));
   int v = std::stoi(std::string(s));
   if (v < 1 || v > 24)
-    throw Error("move '" + std::string(whole) + "': point " + std::string(s) + " is not in 1..24");
+    throw Error("move " + quote(whole) + ": point " + std::string(s) + " is not in 1..24");
   return v;
 }
 
@@ -70,13 +69,12 @@ std::vector<PathMove> parse_notation(std::string_view text) {
   std::vector<PathMove> out;
   for (std::string_view tok : tokens) {
     if (tok == "pass")
-      throw Error("move '" + whole + "': 'pass' cannot be combined with other moves");
+      throw Error("move " + quote(whole) + ": 'pass' cannot be combined with other moves");
     int count = 1;
     if (auto paren = tok.find('('); paren != std::string_view::npos) {
       std::string_view n = tok.substr(paren + 1);
       if (n.size() != 2 || n[1] != ')' || n[0] < '1' || n[0] > '4')
-        throw Error("move '" + whole + "': repeat count must be (1)..(4) in '" + std::string(tok) +
-                    "'");
+        throw Error("move " + quote(whole) + ": repeat count must be (1)..(4) in " + quote(tok));
       count = n[0] - '0';
       tok = tok.substr(0, paren);
     }
@@ -90,13 +88,13 @@ std::vector<PathMove> parse_notation(std::string_view text) {
       s = slash + 1;
     }
     if (parts.size() < 2)
-      throw Error("move '" + whole + "': expected FROM/TO, got '" + std::string(tok) + "'");
+      throw Error("move " + quote(whole) + ": expected FROM/TO, got " + quote(tok));
     int from = parse_int(parts.front(), whole);
     int to = 0;
     for (size_t i = 1; i < parts.size(); ++i) {
       bool off = parts[i] == "off";
       if (off && i + 1 != parts.size())
-        throw Error("move '" + whole + "': 'off' must end a path in '" + std::string(tok) + "'");
+        throw Error("move " + quote(whole) + ": 'off' must end a path in " + quote(tok));
       to = off ? 0 : parse_int(parts[i], whole);
     }
     for (int c = 0; c < count; ++c) out.push_back({from, to});
@@ -129,7 +127,7 @@ MoveResult find_move(const Position& pos, Dice dice, const Rules& rules,
     for (const MoveResult& m : legal)
       if (m.position == target) return m;
   }
-  std::string msg = "move '" + std::string(notation) + "' is not legal with " + format_dice(dice);
+  std::string msg = "move " + quote(notation) + " is not legal with " + format_dice(dice);
   if (legal.size() <= 12) {
     msg += " (legal:";
     for (size_t i = 0; i < legal.size(); ++i) msg += (i ? ", " : " ") + format_move(legal[i].move);
@@ -148,7 +146,7 @@ Dice make_dice(int d1, int d2) {
 
 int parse_die(std::string_view text) {
   if (text.size() != 1 || text[0] < '1' || text[0] > '6')
-    throw Error("die '" + std::string(text) + "' is not 1..6");
+    throw Error("die " + quote(text) + " is not 1..6");
   return text[0] - '0';
 }
 
@@ -158,10 +156,9 @@ Dice parse_dice(std::string_view text) {
     if (std::isdigit(static_cast<unsigned char>(c)))
       digits += c;
     else if (c != '-' && c != ' ' && c != ',')
-      throw Error("dice '" + std::string(text) + "': expected two dice such as 6-5");
+      throw Error("dice " + quote(text) + ": expected two dice such as 6-5");
   }
-  if (digits.size() != 2)
-    throw Error("dice '" + std::string(text) + "': expected two dice such as 6-5");
+  if (digits.size() != 2) throw Error("dice " + quote(text) + ": expected two dice such as 6-5");
   return make_dice(digits[0] - '0', digits[1] - '0');
 }
 

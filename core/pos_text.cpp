@@ -10,7 +10,7 @@ namespace nardy {
 Position parse_pos(std::string_view text) {
   const std::string whole(text);
   auto fail = [&](const std::string& why) -> Error {
-    return Error("position '" + whole + "': " + why);
+    return Error("position " + quote(whole) + ": " + why);
   };
   // Trim surrounding whitespace only; the interior must follow the format.
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())))
@@ -28,7 +28,7 @@ Position parse_pos(std::string_view text) {
   else if (side == "b")
     to_move = Side::Black;
   else
-    throw fail("side to move must be 'w' or 'b', got '" + std::string(side) + "'");
+    throw fail("side to move must be 'w' or 'b', got " + quote(side));
 
   std::array<int, kNumPoints> points{};
   int n = 0;
@@ -40,12 +40,10 @@ Position parse_pos(std::string_view text) {
     std::string_view digits = f;
     if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) digits.remove_prefix(1);
     if (digits.empty() || digits.size() > 2)
-      throw fail("point " + std::to_string(n + 1) + ": '" + std::string(f) +
-                 "' is not a count -15..15");
+      throw fail("point " + std::to_string(n + 1) + ": " + quote(f) + " is not a count -15..15");
     for (char c : digits)
       if (!std::isdigit(static_cast<unsigned char>(c)))
-        throw fail("point " + std::to_string(n + 1) + ": '" + std::string(f) +
-                   "' is not a count -15..15");
+        throw fail("point " + std::to_string(n + 1) + ": " + quote(f) + " is not a count -15..15");
     int v = std::stoi(std::string(digits));
     if (f[0] == '-') v = -v;
     if (v < -kNumCheckers || v > kNumCheckers)

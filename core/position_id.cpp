@@ -43,7 +43,9 @@ std::string position_id(const Position& pos) {
 
 Position parse_position_id(std::string_view id) {
   const std::string whole(id);
-  auto fail = [&](const std::string& why) { return Error("position ID '" + whole + "': " + why); };
+  auto fail = [&](const std::string& why) {
+    return Error("position ID " + quote(whole) + ": " + why);
+  };
   if (id.size() != kChars)
     throw fail("expected " + std::to_string(kChars) + " characters, got " +
                std::to_string(id.size()));
@@ -51,7 +53,8 @@ Position parse_position_id(std::string_view id) {
   for (int i = 0; i < kChars; ++i) {
     int v = value_of(id[i]);
     if (v < 0)
-      throw fail(std::string("character '") + id[i] + "' is not in the base64url alphabet");
+      throw fail("character " + quote(std::string_view(&id[i], 1)) +
+                 " is not in the base64url alphabet");
     for (int b = 0; b < 6; ++b) bits[i * 6 + b] = (v >> b) & 1;
   }
   int n = 0;

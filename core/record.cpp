@@ -37,11 +37,11 @@ Game read_record(std::string_view text, int line_offset) {
     if (line.empty() || line[0] == '#') continue;
     if (!header) {
       if (line != "nardy-record 1")
-        throw fail("expected the header 'nardy-record 1', got '" + line + "'");
+        throw fail("expected the header 'nardy-record 1', got " + quote(line));
       header = true;
       continue;
     }
-    if (ended) throw fail("text after the result line: '" + line + "'");
+    if (ended) throw fail("text after the result line: " + quote(line));
     try {
       if (line.rfind("rules", 0) == 0 && !game) {
         if (has_rules) throw Error("a second rules line");
@@ -56,14 +56,15 @@ Game read_record(std::string_view text, int line_offset) {
         Game& g = ensure_game();
         std::string want = line.size() > 7 ? line.substr(7) : "";
         auto o = g.outcome();
-        if (!o) throw Error("result '" + want + "' but the game is not over");
+        if (!o) throw Error("result " + quote(want) + " but the game is not over");
         if (format_outcome(*o) != want)
-          throw Error("result '" + want + "' but the replayed game ends " + format_outcome(*o));
+          throw Error("result " + quote(want) + " but the replayed game ends " +
+                      format_outcome(*o));
         ended = true;
       } else {
         auto sp = line.find(' ');
         if (sp == std::string::npos)
-          throw Error("expected DICE MOVE, e.g. '6-5 24/13', got '" + line + "'");
+          throw Error("expected DICE MOVE, e.g. '6-5 24/13', got " + quote(line));
         Dice dice = parse_dice(std::string_view(line).substr(0, sp));
         ensure_game().play(dice, std::string_view(line).substr(sp + 1));
       }

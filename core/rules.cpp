@@ -17,8 +17,8 @@ template <typename E>
 E pick(std::string_view key, std::string_view value, const std::vector<std::string>& names) {
   for (size_t i = 0; i < names.size(); ++i)
     if (value == names[i]) return static_cast<E>(i);
-  throw Error("rule '" + std::string(key) + "': unknown value '" + std::string(value) +
-              "' (expected one of: " + join(names) + ")");
+  throw Error("rule " + quote(key) + ": unknown value " + quote(value) +
+              " (expected one of: " + join(names) + ")");
 }
 
 // Value names, index = enum value. Function-local statics, so that Rules can be parsed from
@@ -53,7 +53,7 @@ std::vector<std::string> Rules::values_of(std::string_view key) {
   if (key == "head_exception") return head_names();
   if (key == "last_roll_draw") return bool_names();
   if (key == "next_game_starter") return starter_names();
-  throw Error("unknown rule '" + std::string(key) + "' (expected one of: " + join(keys()) + ")");
+  throw Error("unknown rule " + quote(key) + " (expected one of: " + join(keys()) + ")");
 }
 
 void Rules::set(std::string_view key, std::string_view value) {
@@ -88,8 +88,7 @@ std::string Rules::to_string() const {
 void Rules::apply_assignment(std::string_view assignment) {
   auto eq = assignment.find('=');
   if (eq == std::string_view::npos || eq == 0)
-    throw Error("rule '" + std::string(assignment) +
-                "': expected KEY=VALUE, e.g. opening=any_roll");
+    throw Error("rule " + quote(assignment) + ": expected KEY=VALUE, e.g. opening=any_roll");
   set(assignment.substr(0, eq), assignment.substr(eq + 1));
 }
 

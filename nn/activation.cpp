@@ -10,7 +10,7 @@ Activation parse_activation(std::string_view name) {
   if (name == "sigmoid") return Activation::Sigmoid;
   if (name == "tanh") return Activation::Tanh;
   if (name == "relu") return Activation::Relu;
-  throw Error("unknown activation '" + std::string(name) + "' (expected sigmoid, tanh or relu)");
+  throw Error("unknown activation " + quote(name) + " (expected sigmoid, tanh or relu)");
 }
 
 std::string activation_name(Activation a) {

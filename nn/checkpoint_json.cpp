@@ -118,12 +118,12 @@ std::string checkpoint_json(const NetShape& shape, const CheckpointInfo& info,
 }
 
 CheckpointMetadata parse_checkpoint_json(std::string_view text, const std::string& path) {
-  const std::string where = "checkpoint '" + printable(path, 200) + "'";
+  const std::string where = "checkpoint " + quote_path(path);
   Json j;
   try {
     j = Json::parse(text);
   } catch (const Json::exception& e) {
-    throw Error(where + ": nardy.json is not valid JSON (" + printable(e.what()) + ")");
+    throw Error(where + ": nardy.json is not valid JSON (" + library_error_text(e.what()) + ")");
   }
   if (!j.is_object()) throw Error(where + ": nardy.json is not a JSON object");
   auto field = [&](const char* key) -> const Json& {
@@ -193,7 +193,7 @@ CheckpointMetadata parse_checkpoint_json(std::string_view text, const std::strin
     meta.shape = s;
     meta.info = ci;
   } catch (const Json::exception& e) {
-    throw Error(where + ": bad nardy.json field (" + printable(e.what()) + ")");
+    throw Error(where + ": bad nardy.json field (" + library_error_text(e.what()) + ")");
   } catch (const Error& e) {
     const std::string msg = e.what();
     if (msg.rfind(where, 0) == 0) throw;

@@ -24,7 +24,7 @@ const Encoder& encoder_by_name(std::string_view name_or_id) {
     if (name_or_id == e->name() || name_or_id == e->id()) return *e;
   std::string known;
   for (const Encoder* e : all_encoders()) known += (known.empty() ? "" : ", ") + e->id();
-  throw Error("unknown encoder '" + std::string(name_or_id) + "' (known: " + known + ")");
+  throw Error("unknown encoder " + quote(name_or_id) + " (known: " + known + ")");
 }
 
 std::vector<std::string> encoder_ids() {

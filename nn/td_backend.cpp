@@ -15,7 +15,7 @@ std::unique_ptr<TdBackend> make_td_backend(std::string_view name, ValueNet& net,
   check_td_lambda(lambda);
   if (name == "fast") return make_fast_td_backend(net, lambda);
   if (name == "libtorch") return make_libtorch_td_backend(net, lambda);
-  throw Error("unknown TD backend '" + std::string(name) + "' (expected fast or libtorch)");
+  throw Error("unknown TD backend " + quote(name) + " (expected fast or libtorch)");
 }
 
 }  // namespace nardy

@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "core/printable.h"
+#include "core/warning.h"
 #include "core/random.h"
 #include "nn/checkpoint_json.h"
 #include "nn/value_net_impl_torch.h"
@@ -162,18 +163,18 @@ void ValueNet::save(const std::string& path, const CheckpointInfo& info) const {
     impl_->module.save(tmp, extra);
   } catch (const c10::Error& e) {
     std::remove(tmp.c_str());
-    throw Error("cannot write checkpoint '" + printable(path, 200) +
-                "': " + printable(first_line(e.what()), 200));
+    throw Error("cannot write checkpoint " + quote_path(path) + ": " +
+                printable(first_line(e.what()), 200));
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
-    throw Error("cannot write checkpoint '" + printable(path, 200) + "': rename from " +
-                printable(tmp, 200) + " failed");
+    throw Error("cannot write checkpoint " + quote_path(path) + ": rename from " + quote_path(tmp) +
+                " failed");
   }
 }
 
 ValueNet ValueNet::load(const std::string& path) {
-  const std::string where = "checkpoint '" + printable(path, 200) + "'";
+  const std::string where = "checkpoint " + quote_path(path);
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (ec && ec != std::errc::no_such_file_or_directory)  // e.g. a path too long for the system
@@ -270,10 +271,9 @@ ValueNet ValueNet::load(const std::string& path) {
   }
   ValueNet net(impl);
   if (legacy) {
-    std::fprintf(stderr,
-                 "warning: %s carries no checksums (written before they were stored); loaded "
-                 "without an integrity check\n",
-                 where.c_str());
+    warn(WarningKind::Checkpoint, where +
+                                      " carries no checksums (written before they were stored); "
+                                      "loaded without an integrity check");
   } else {
     const std::string actual = parameters_checksum(net.layers());
     if (actual != meta.parameters_checksum)

@@ -14,8 +14,8 @@ std::unique_ptr<Agent> make_basic_agent(std::string_view spec) {
 
 Error unknown_agent_kind(std::string_view spec) {
   const std::string kind(spec.substr(0, spec.find(':')));
-  return Error("agent '" + std::string(spec) + "': unknown agent kind '" + kind +
-               "' (expected one of: random, heuristic, net:PATH[:...], model:NAME[:...], default)");
+  return Error("agent " + quote(spec) + ": unknown agent kind " + quote(kind) +
+               " (expected one of: random, heuristic, net:PATH[:...], model:NAME[:...], default)");
 }
 
 }  // namespace nardy

@@ -25,7 +25,7 @@ class CallbackAgent final : public Agent {
   size_t choose(const Position& pos, Dice dice, const MoveList& moves, Rng&) override {
     const size_t i = callback_(pos, dice, moves);
     if (i >= moves.size())
-      throw Error("agent '" + spec_ + "' chose result " + std::to_string(i) + " of " +
+      throw Error("agent " + quote(spec_) + " chose result " + std::to_string(i) + " of " +
                   std::to_string(moves.size()) + " (expected 0.." +
                   std::to_string(moves.size() - 1) + ")");
     return i;

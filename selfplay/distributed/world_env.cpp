@@ -16,7 +16,7 @@ const char* env(const char* name) {
 }
 
 [[noreturn]] void bad(const char* name, const std::string& value, const std::string& problem) {
-  throw Error(std::string("distributed: environment variable ") + name + "='" + value + "' " +
+  throw Error(std::string("distributed: environment variable ") + name + "=" + quote(value) + " " +
               problem);
 }
 

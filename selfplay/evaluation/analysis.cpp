@@ -119,7 +119,8 @@ Analysis analyze_moves(const Position& pos, Dice dice, const AgentMaker& make,
   auto* net = dynamic_cast<NetAgent*>(agent.get());
   if (options.ply) {
     if (!net)
-      throw Error("analyze: ply needs a net agent ('" + agent->spec() + "' has no value network)");
+      throw Error("analyze: ply needs a net agent (" + quote(agent->spec()) +
+                  " has no value network)");
     if (*options.ply < 0 || *options.ply > 4)
       throw Error("analyze: ply must be 0..4 (got " + std::to_string(*options.ply) + ")");
   }

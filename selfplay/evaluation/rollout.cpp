@@ -206,7 +206,7 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
       }
       const size_t i = agent.choose(p, d, moves, agent_rng);
       if (i >= moves.size())
-        throw Error("rollout: agent '" + agent.spec() + "' chose an invalid result");
+        throw Error("rollout: agent " + quote(agent.spec()) + " chose an invalid result");
       p = moves[i].position;
       ++tr.turns;
     }

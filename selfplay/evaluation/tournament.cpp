@@ -81,7 +81,7 @@ std::vector<std::string> expand_tournament_players(const std::vector<std::string
       if (n >= 0 && entry.is_regular_file()) found.emplace_back(n, entry.path().string());
     }
     if (found.empty())
-      throw Error("tournament: directory '" + a + "' holds no ckpt-*.pt checkpoints");
+      throw Error("tournament: directory " + quote_path(a) + " holds no ckpt-*.pt checkpoints");
     std::sort(found.begin(), found.end());
     for (const auto& [n, path] : found) out.push_back("net:" + path);
   }

@@ -281,12 +281,12 @@ std::string PlaySession::command(std::string_view cmd, std::string_view arg) {
     if (arg.empty()) return "error: save needs a file name (save FILE)\n";
     std::ofstream f{std::string(arg)};
     f << record();
-    if (!f) return "error: cannot write the record to '" + std::string(arg) + "'\n";
-    return "saved the match record to '" + std::string(arg) + "'\n";
+    if (!f) return "error: cannot write the record to " + quote_path(arg) + "\n";
+    return "saved the match record to " + quote_path(arg) + "\n";
   }
   if (cmd == "undo") return undo();
   if (waiting_ != Waiting::Move)
-    return "error: '" + std::string(cmd) + "' needs a roll first; enter the dice (e.g. 6-5)\n";
+    return "error: " + quote(cmd) + " needs a roll first; enter the dice (e.g. 6-5)\n";
   if (cmd == "legal") return legal_list();
   if (cmd == "hint") return hint();
   return "";

@@ -10,6 +10,7 @@
 #include "core/game.h"
 #include "core/notation.h"
 #include "core/pos_text.h"
+#include "core/printable.h"
 #include "selfplay/search/net_agent.h"
 
 namespace nardy {
@@ -56,7 +57,10 @@ std::string Engine::handle(const std::string& line) {
     if (cmd == "legal" || cmd == "move") {
       expect_fields(t, 5, cmd == "legal" ? "legal POS D1 D2" : "move POS D1 D2");
       const Position pos = playable_position(t[1], t[2], options_.rules);
-      const Dice dice = make_dice(parse_die(t[3]), parse_die(t[4]));
+      // One at a time, so that of two bad dice the first is named (argument order is unspecified).
+      const int d1 = parse_die(t[3]);
+      const int d2 = parse_die(t[4]);
+      const Dice dice = make_dice(d1, d2);
       MoveList moves = legal_moves(pos, dice, options_.rules);
       sort_by_position(moves);
       if (cmd == "legal") {
@@ -66,7 +70,8 @@ std::string Engine::handle(const std::string& line) {
         return out;
       }
       const size_t i = agent_.choose(pos, dice, moves, rng_);
-      if (i >= moves.size()) throw Error("agent '" + agent_.spec() + "' chose an invalid result");
+      if (i >= moves.size())
+        throw Error("agent " + quote(agent_.spec()) + " chose an invalid result");
       return "move " + format_pos(moves[i].position) + "\t" + format_move(moves[i].move);
     }
     if (cmd == "eval") {
@@ -81,9 +86,10 @@ std::string Engine::handle(const std::string& line) {
                     e.win_mars, e.lose_mars, e.draw, e.equity());
       return buf;
     }
-    throw Error("unknown command '" + cmd + "' (expected legal, move, eval or quit)");
+    throw Error("unknown command " + quote(cmd) + " (expected legal, move, eval or quit)");
   } catch (const std::exception& e) {
-    std::string msg = e.what();
+    // nardy::Error messages are printable already (core/error.h); others are made so here.
+    std::string msg = printable_message(e.what(), 1000);
     for (char& c : msg)
       if (c == '\n' || c == '\r') c = ' ';
     return "error " + msg;

@@ -5,6 +5,7 @@
 
 #include "core/board_svg.h"
 #include "core/error.h"
+#include "core/printable.h"
 #include "core/game.h"
 #include "core/match.h"
 #include "core/match_equity.h"
@@ -38,7 +39,7 @@ std::optional<std::string> param(const Params& q, const std::string& name) {
 
 std::string required(const Params& q, const std::string& name) {
   auto v = param(q, name);
-  if (!v) throw Error("missing parameter '" + name + "'");
+  if (!v) throw Error("missing parameter " + quote(name));
   return *v;
 }
 
@@ -74,9 +75,10 @@ int64_t parse_int_param(const Params& q, const std::string& name, int64_t lo, in
   int64_t x = 0;
   auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), x);
   if (v->empty() || ec != std::errc() || p != v->data() + v->size())
-    throw Error(name + ": '" + *v + "' is not an integer");
+    throw Error(name + ": " + quote(*v) + " is not an integer");
   if (x < lo || x > hi)
-    throw Error(name + ": " + *v + " is outside " + std::to_string(lo) + ".." + std::to_string(hi));
+    throw Error(name + ": " + printable(*v) + " is outside " + std::to_string(lo) + ".." +
+                std::to_string(hi));
   return x;
 }
 
@@ -86,7 +88,7 @@ uint64_t parse_seed_param(const Params& q, uint64_t fallback) {
   uint64_t x = 0;
   auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), x);
   if (v->empty() || ec != std::errc() || p != v->data() + v->size())
-    throw Error("seed: '" + *v + "' is not a non-negative integer");
+    throw Error("seed: " + quote(*v) + " is not a non-negative integer");
   return x;
 }
 
@@ -237,7 +239,8 @@ HttpApi::HttpApi(const HttpApiOptions& options)
 HttpApi::~HttpApi() = default;
 
 HttpReply HttpApi::error_reply(int status, const std::string& message) {
-  return {status, "application/json", Json{{"error", message}}.dump()};
+  // Printable and valid UTF-8 (nlohmann::json refuses to dump anything else).
+  return {status, "application/json", Json{{"error", printable_message(message)}}.dump()};
 }
 
 HttpReply HttpApi::handle(const std::string& path, const Params& params) {
@@ -323,7 +326,7 @@ HttpReply HttpApi::dispatch(const std::string& path, const Params& q) {
     const std::string file = path == "/" ? "/index.html" : path;
     for (const WebAsset& a : web_assets())
       if (a.path == file) return {200, std::string(a.content_type), std::string(a.body)};
-    return error_reply(404, "no page '" + path + "'");
+    return error_reply(404, "no page " + quote(path));
   }
   if (path == "/api/info") {
     Json j;
@@ -470,7 +473,7 @@ HttpReply HttpApi::dispatch(const std::string& path, const Params& q) {
     j["next_white"] = next_white_player(white, *o, rules);
     return json_reply(j);
   }
-  return error_reply(404, "unknown endpoint '" + path + "'");
+  return error_reply(404, "unknown endpoint " + quote(path));
 }
 
 }  // namespace nardy

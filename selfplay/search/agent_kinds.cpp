@@ -25,7 +25,7 @@ std::optional<NetAgentSpec> net_agent_spec(std::string_view spec) {
   try {
     path = find_model(name);
   } catch (const Error& e) {
-    throw Error("agent '" + std::string(spec) + "': " + e.what());
+    throw Error("agent " + quote(spec) + ": " + e.what());
   }
   return parse_net_agent_spec(path + std::string(options), spec);
 }
@@ -42,7 +42,7 @@ std::unique_ptr<Agent> make_agent(std::string_view spec, const Rules& rules) {
       try {
         return load_shared_net(net_spec->path);
       } catch (const Error& e) {
-        throw Error("agent '" + std::string(spec) + "': " + e.what());
+        throw Error("agent " + quote(spec) + ": " + e.what());
       }
     }();
     return make_net_agent(net, net_spec->options, rules, std::string(spec));

@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "core/error.h"
+#include "core/file_error.h"
 #include "nn/fast_net.h"
 
 namespace nardy {
@@ -21,8 +22,8 @@ NetEvaluator::NetEvaluator(const ValueNet& net, std::string_view backend)
   } else if (backend == "fast" || backend == "libtorch") {
     backend_ = make_td_backend(backend, net_, 0.0f);
   } else {
-    throw Error("net evaluator: unknown backend '" + std::string(backend) +
-                "' (expected auto, fast or libtorch)");
+    throw Error("net evaluator: unknown backend " + quote(backend) +
+                " (expected auto, fast or libtorch)");
   }
   base_.resize(static_cast<size_t>(num_inputs_));
 }
@@ -44,7 +45,7 @@ void NetEvaluator::evaluate(const Position& base, std::span<const Position> posi
 namespace {
 
 void check_options(const NetAgentOptions& o, const std::string& spec) {
-  auto fail = [&](const std::string& what) { throw Error("agent '" + spec + "': " + what); };
+  auto fail = [&](const std::string& what) { throw Error("agent " + quote(spec) + ": " + what); };
   if (o.ply < 0 || o.ply > 4) fail("ply must be 0..4 (got " + std::to_string(o.ply) + ")");
   if (!(o.noise >= 0)) fail("noise must be >= 0 (got " + std::to_string(o.noise) + ")");
   if (o.filter_keep < 1)
@@ -54,7 +55,7 @@ void check_options(const NetAgentOptions& o, const std::string& spec) {
   if (o.cache_bits < 0 || o.cache_bits > 28)
     fail("cache bits must be 0..28 (got " + std::to_string(o.cache_bits) + ")");
   if (o.backend != "auto" && o.backend != "fast" && o.backend != "libtorch")
-    fail("backend must be auto, fast or libtorch (got '" + o.backend + "')");
+    fail("backend must be auto, fast or libtorch (got " + quote(o.backend) + ")");
 }
 
 }  // namespace
@@ -137,8 +138,8 @@ T parse_number(std::string_view text, const std::string& spec, const std::string
   const char* end = text.data() + text.size();
   auto [p, ec] = std::from_chars(text.data(), end, v);
   if (text.empty() || ec != std::errc() || p != end)
-    throw Error("agent '" + spec + "': option " + key + "='" + std::string(text) +
-                "' is not a valid " + (std::is_integral_v<T> ? "integer" : "number"));
+    throw Error("agent " + quote(spec) + ": option " + key + "=" + quote(text) +
+                " is not a valid " + (std::is_integral_v<T> ? "integer" : "number"));
   return v;
 }
 
@@ -158,7 +159,8 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
     start = colon + 1;
   }
   if (parts[0].empty())
-    throw Error("agent '" + spec + "': missing checkpoint path (expected net:PATH[:ply=N]...)");
+    throw Error("agent " + quote(spec) +
+                ": missing checkpoint path (expected net:PATH[:ply=N]...)");
   out.path = std::string(parts[0]);
   for (size_t i = 1; i < parts.size(); ++i) {
     std::string_view opt = parts[i];
@@ -166,7 +168,7 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
     const size_t eq = opt.find('=');
     const std::string key(opt.substr(0, eq));
     if (eq == std::string_view::npos)
-      throw Error("agent '" + spec + "': option '" + key + "' needs a value (KEY=VALUE)");
+      throw Error("agent " + quote(spec) + ": option " + quote(key) + " needs a value (KEY=VALUE)");
     const std::string_view value = opt.substr(eq + 1);
     if (key == "ply") {
       out.options.ply = parse_number<int>(value, spec, key);
@@ -175,8 +177,8 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
     } else if (key == "filter") {
       const size_t comma = value.find(',');
       if (comma == std::string_view::npos)
-        throw Error("agent '" + spec + "': option filter='" + std::string(value) +
-                    "' must be K,D (e.g. filter=8,0.16)");
+        throw Error("agent " + quote(spec) + ": option filter=" + quote(value) +
+                    " must be K,D (e.g. filter=8,0.16)");
       out.options.filter_keep = parse_number<int>(value.substr(0, comma), spec, "filter K");
       out.options.filter_delta = parse_number<double>(value.substr(comma + 1), spec, "filter D");
     } else if (key == "cache") {
@@ -185,17 +187,17 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
       out.options.backend = std::string(value);
     } else if (key == "match") {
       if (value != "on" && value != "off")
-        throw Error("agent '" + spec + "': option match='" + std::string(value) +
-                    "' must be on or off");
+        throw Error("agent " + quote(spec) + ": option match=" + quote(value) +
+                    " must be on or off");
       out.options.match = value == "on";
     } else if (key == "tables") {
       if (value != "0" && value != "1")
-        throw Error("agent '" + spec + "': option tables='" + std::string(value) +
-                    "' must be 0 or 1");
+        throw Error("agent " + quote(spec) + ": option tables=" + quote(value) +
+                    " must be 0 or 1");
       out.options.tables = value == "1";
     } else {
-      throw Error("agent '" + spec + "': unknown option '" + key +
-                  "' (expected ply, noise, filter, cache, backend, match or tables)");
+      throw Error("agent " + quote(spec) + ": unknown option " + quote(key) +
+                  " (expected ply, noise, filter, cache, backend, match or tables)");
     }
   }
   check_options(out.options, spec);
@@ -205,8 +207,8 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
 ValueNet load_shared_net(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec))
-    throw Error("checkpoint '" + path + "' does not exist or is not a file");
+  if (!is_regular_file_path("checkpoint", path))
+    throw Error("checkpoint " + quote_path(path) + " does not exist or is not a file");
   const auto mtime = fs::last_write_time(path, ec);
   const auto size = fs::file_size(path, ec);
   struct Entry {
@@ -217,11 +219,17 @@ ValueNet load_shared_net(const std::string& path) {
   static std::mutex mutex;
   static std::map<std::string, Entry> nets;
   const std::string key = fs::absolute(path, ec).lexically_normal().string();
-  std::lock_guard lock(mutex);
-  auto it = nets.find(key);
-  if (it != nets.end() && it->second.mtime == mtime && it->second.size == size)
-    return *it->second.net;
+  {
+    std::lock_guard lock(mutex);
+    auto it = nets.find(key);
+    if (it != nets.end() && it->second.mtime == mtime && it->second.size == size)
+      return *it->second.net;
+  }
+  // Loaded without the lock: a load may warn (core/warning.h), and the Python module's warning
+  // handler takes the GIL, which a thread waiting for this lock may hold. Two threads loading
+  // the same file at once both load it; the second entry replaces the first.
   auto net = std::make_shared<ValueNet>(ValueNet::load(path));
+  std::lock_guard lock(mutex);
   nets[key] = Entry{mtime, size, net};
   return *net;
 }

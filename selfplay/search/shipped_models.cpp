@@ -59,8 +59,8 @@ std::vector<std::string> list_models() {
 
 std::string find_model(std::string_view name) {
   if (!valid_name(name))
-    throw Error("model '" + std::string(name) +
-                "': not a model name (letters, digits, '.', '_', '-'; see models/README.md)");
+    throw Error("model " + quote(name) +
+                ": not a model name (letters, digits, '.', '_', '-'; see models/README.md)");
   std::string searched;
   for (const auto& dir : model_search_dirs()) {
     const fs::path p = fs::path(dir) / (std::string(name) + ".pt");
@@ -70,7 +70,7 @@ std::string find_model(std::string_view name) {
   }
   std::string found;
   for (const auto& n : list_models()) found += (found.empty() ? "" : ", ") + n;
-  throw Error("model '" + std::string(name) + "': no file " + std::string(name) + ".pt in " +
+  throw Error("model " + quote(name) + ": no file " + printable(name) + ".pt in " +
               (searched.empty() ? std::string("any model folder") : searched) +
               " (models found: " + (found.empty() ? std::string("none") : found) +
               "; set NARDY_MODEL_DIR to the folder that holds it)");

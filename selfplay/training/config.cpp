@@ -12,6 +12,8 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/file_error.h"
+#include "core/printable.h"
 #include "nn/encoder.h"
 #include "nn/value_net.h"
 #include "selfplay/agents/agent.h"
@@ -28,7 +30,7 @@ struct Expected {
 
 std::string describe(const YAML::Node& node) {
   if (!node.IsDefined() || node.IsNull()) return "nothing";
-  if (node.IsScalar()) return "'" + node.Scalar() + "'";
+  if (node.IsScalar()) return quote(node.Scalar());
   if (node.IsSequence()) return "a list";
   return "a map";
 }
@@ -93,9 +95,18 @@ bool parse_bool(const YAML::Node& node) {
   throw Expected{expectation};
 }
 
+// Text a config may hold: valid UTF-8 without control characters. (YAML is UTF-8; yaml-cpp
+// reads other bytes as they are but writes them back as U+FFFD, so to_yaml would not round-trip.)
+bool is_text(const std::string& s) {
+  return s.find_first_of("\n\t") == std::string::npos && printable_message(s, s.size()) == s;
+}
+
 std::string parse_string(const YAML::Node& node) {
-  if (node.IsNull()) throw Expected{"a string"};
-  return scalar_of(node, "a string");
+  const std::string expectation = "a string (UTF-8 text without control characters)";
+  if (node.IsNull()) throw Expected{expectation};
+  const std::string& s = scalar_of(node, expectation);
+  if (!is_text(s)) throw Expected{expectation};
+  return s;
 }
 
 std::string parse_choice(const YAML::Node& node, const std::vector<std::string>& values) {
@@ -126,11 +137,11 @@ std::vector<int> parse_int_list(const YAML::Node& node, int min_len, int max_len
 }
 
 std::vector<std::string> parse_string_list(const YAML::Node& node) {
-  const std::string expectation = "a list of strings";
+  const std::string expectation = "a list of strings (UTF-8 text without control characters)";
   if (!node.IsSequence()) throw Expected{expectation};
   std::vector<std::string> out;
   for (const auto& item : node) {
-    if (!item.IsScalar()) throw Expected{expectation};
+    if (!item.IsScalar() || !is_text(item.Scalar())) throw Expected{expectation};
     out.push_back(item.Scalar());
   }
   return out;
@@ -440,16 +451,24 @@ void set_field(TrainConfig& c, const Field& f, const YAML::Node& value, const st
   }
 }
 
+// A map key as text. Keys are names, so a list or map as a key (which yaml-cpp's
+// as<std::string>() refuses with a bare "bad conversion") is an error naming its line.
+std::string key_name(const YAML::Node& key, const std::string& where) {
+  if (key.IsScalar()) return key.Scalar();
+  throw Error(where + ": line " + std::to_string(key.Mark().line + 1) +
+              ": expected a key name, got " + describe(key));
+}
+
 YAML::Node load_yaml(std::string_view text, const std::string& where) {
   try {
     return YAML::Load(std::string(text));
   } catch (const YAML::Exception& e) {
-    throw Error(where + ": not valid YAML: " + e.what());
+    throw Error(where + ": not valid YAML: " + printable(e.what(), 300));
   }
 }
 
 std::string source_name(const std::string& file) {
-  return "config '" + file + "'";
+  return "config " + quote_path(file);
 }
 
 }  // namespace
@@ -497,15 +516,16 @@ void validate(const TrainConfig& c, const std::string& where) {
       fail("eval.opponents[" + std::to_string(i) + "]", e.what());
     }
     for (size_t j = 0; j < i; ++j)
-      if (c.eval.opponents[j] == spec) fail("eval.opponents", "'" + spec + "' is listed twice");
+      if (c.eval.opponents[j] == spec) fail("eval.opponents", quote(spec) + " is listed twice");
   }
   if (!c.eval.best_by.empty() && std::find(c.eval.opponents.begin(), c.eval.opponents.end(),
                                            c.eval.best_by) == c.eval.opponents.end())
-    fail("eval.best_by", "expected one of eval.opponents, got '" + c.eval.best_by + "'");
+    fail("eval.best_by", "expected one of eval.opponents, got " + quote(c.eval.best_by));
 }
 
-TrainConfig parse_config(std::string_view text, const std::string& file) {
-  const std::string where = source_name(file);
+namespace {
+
+TrainConfig parse_config_yaml(std::string_view text, const std::string& where) {
   YAML::Node root = load_yaml(text, where);
   TrainConfig c;
   if (root.IsNull()) {
@@ -516,20 +536,21 @@ TrainConfig parse_config(std::string_view text, const std::string& file) {
     throw Error(where + ": expected a map of sections (" + known_keys("") + "), got " +
                 describe(root));
   for (const auto& section : root) {
-    const std::string name = section.first.as<std::string>();
+    const std::string name = key_name(section.first, where);
     const std::string keys = known_keys(name);
     if (keys.empty())
-      throw Error(where + ": unknown section '" + name + "' (expected one of: " + known_keys("") +
-                  ")");
+      throw Error(where + ": unknown section " + quote(name) +
+                  " (expected one of: " + known_keys("") + ")");
     if (section.second.IsNull()) continue;
     if (!section.second.IsMap())
       throw Error(where + ": " + name + ": expected a map of keys (" + keys + "), got " +
                   describe(section.second));
     for (const auto& kv : section.second) {
-      const std::string path = name + "." + kv.first.as<std::string>();
+      const std::string path = name + "." + key_name(kv.first, where);
       const Field* f = find_field(path);
       if (!f)
-        throw Error(where + ": unknown key '" + path + "' (keys of " + name + ": " + keys + ")");
+        throw Error(where + ": unknown key " + quote(path) + " (keys of " + name + ": " + keys +
+                    ")");
       set_field(c, *f, kv.second, where);
     }
   }
@@ -537,10 +558,21 @@ TrainConfig parse_config(std::string_view text, const std::string& file) {
   return c;
 }
 
+}  // namespace
+
+TrainConfig parse_config(std::string_view text, const std::string& file) {
+  const std::string where = source_name(file);
+  try {
+    return parse_config_yaml(text, where);
+  } catch (const YAML::Exception& e) {  // anything yaml-cpp throws past the checks above
+    throw Error(where + ": " + printable(e.what(), 300));
+  }
+}
+
 namespace {
 
 std::string override_source(std::string_view assignment, const std::string& file) {
-  std::string where = "--set " + std::string(assignment);
+  std::string where = "--set " + printable(assignment, 200);
   return file.empty() ? where : source_name(file) + ", " + where;
 }
 
@@ -557,12 +589,17 @@ void set_override(TrainConfig& c, std::string_view assignment, const std::string
     const std::string section = path.substr(0, dot);
     const std::string keys = known_keys(section);
     if (keys.empty() || dot == std::string::npos)
-      throw Error(where + ": unknown key '" + path + "' (sections: " + known_keys("") + ")");
-    throw Error(where + ": unknown key '" + path + "' (keys of " + section + ": " + keys + ")");
+      throw Error(where + ": unknown key " + quote(path) + " (sections: " + known_keys("") + ")");
+    throw Error(where + ": unknown key " + quote(path) + " (keys of " + section + ": " + keys +
+                ")");
   }
   const std::string value(assignment.substr(eq + 1));
-  YAML::Node node = value.empty() ? YAML::Node(std::string()) : load_yaml(value, where);
-  set_field(c, *f, node, where);
+  try {
+    YAML::Node node = value.empty() ? YAML::Node(std::string()) : load_yaml(value, where);
+    set_field(c, *f, node, where);
+  } catch (const YAML::Exception& e) {
+    throw Error(where + ": " + printable(e.what(), 300));
+  }
 }
 
 }  // namespace
@@ -578,7 +615,7 @@ void apply_overrides(TrainConfig& c, const std::vector<std::string>& assignments
   std::string all;
   for (const auto& a : assignments) {
     set_override(updated, a, override_source(a, file));
-    all += (all.empty() ? "--set " : " --set ") + a;
+    all += (all.empty() ? "--set " : " --set ") + printable(a, 200);
   }
   validate(updated, file.empty() ? all : source_name(file) + ", " + all);
   c = std::move(updated);
@@ -586,7 +623,11 @@ void apply_overrides(TrainConfig& c, const std::vector<std::string>& assignments
 
 TrainConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(source_name(path) + ": cannot open the file");
+  if (!in) {
+    const std::string reason = open_failure_reason();
+    throw Error(source_name(path) + ": cannot open the file" +
+                (reason.empty() ? "" : ": " + reason));
+  }
   std::stringstream ss;
   ss << in.rdbuf();
   TrainConfig c = parse_config(ss.str(), path);

@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/file_error.h"
+#include "core/printable.h"
 
 namespace nardy {
 
@@ -18,19 +20,19 @@ void write_file_atomic(const std::string& path, std::string_view content) {
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("cannot write '" + tmp + "'");
+    if (!out) throw file_error("cannot write", tmp, open_failure_reason());
     out.write(content.data(), static_cast<std::streamsize>(content.size()));
     out.flush();
-    if (!out) throw Error("cannot write '" + tmp + "' (disk full?)");
+    if (!out) throw Error("cannot write " + quote_path(tmp) + " (disk full?)");
   }
   std::error_code ec;
   fs::rename(tmp, path, ec);
-  if (ec) throw Error("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+  if (ec) throw file_error("cannot rename " + quote_path(tmp) + " to", path, ec);
 }
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read '" + path + "'");
+  if (!in) throw file_error("cannot read", path, open_failure_reason());
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -59,7 +61,7 @@ RunState RunState::from_json(std::string_view text, const std::string& source) {
   try {
     json j = json::parse(text);
     if (j.value("format", "") != "nardy-run-state-1")
-      throw Error(source + ": not a nardy run state (format '" + j.value("format", "") + "')");
+      throw Error(source + ": not a nardy run state (format " + quote(j.value("format", "")) + ")");
     s.games_done = j.at("games_done").get<int64_t>();
     s.positions = j.at("positions").get<int64_t>();
     s.elapsed_s = j.at("elapsed_s").get<double>();
@@ -71,7 +73,7 @@ RunState RunState::from_json(std::string_view text, const std::string& source) {
     s.latest_eval_games = j.value("latest_eval_games", int64_t{-1});
     s.world_size = j.value("world_size", 1);
   } catch (const json::exception& e) {
-    throw Error(source + ": damaged run state: " + e.what());
+    throw Error(source + ": damaged run state: " + library_error_text(e.what()));
   }
   if (s.games_done < 0 || s.checkpoint.empty())
     throw Error(source + ": damaged run state (no checkpoint)");
@@ -82,20 +84,21 @@ RunState RunState::from_json(std::string_view text, const std::string& source) {
 
 RunDir RunDir::create(const std::string& path) {
   RunDir d(path);
-  if (fs::exists(d.state_path()))
-    throw Error("run directory '" + path +
-                "' already holds a run: continue it with `nardy train --resume " + path +
+  const std::string shown = printable_path(path);
+  if (path_exists("run directory", d.state_path()))
+    throw Error("run directory '" + shown +
+                "' already holds a run: continue it with `nardy train --resume " + shown +
                 "`, or choose another name (--set run.name=NAME) or delete it");
   if (!d.checkpoint_games().empty())
-    throw Error("run directory '" + path +
+    throw Error("run directory '" + shown +
                 "' holds checkpoints of a run that was stopped before "
                 "its state.json was written: continue it with `nardy train --resume " +
-                path +
+                shown +
                 "` (it resumes from the newest complete checkpoint), or choose another name "
                 "(--set run.name=NAME) or delete it");
   std::error_code ec;
   fs::create_directories(path, ec);
-  if (ec) throw Error("cannot create run directory '" + path + "': " + ec.message());
+  if (ec) throw file_error("cannot create run directory", path, ec);
   // Leftovers of an attempt killed before its first checkpoint.
   for (const char* name : {"metrics.jsonl", "latest.pt", "best.pt"}) fs::remove(d.file(name), ec);
   d.remove_stale_temporaries();
@@ -106,25 +109,28 @@ RunDir RunDir::open(const std::string& path) {
   std::string p = path;
   while (p.size() > 1 && p.back() == '/') p.pop_back();
   RunDir d(p);
-  if (!fs::is_directory(p)) throw Error("run directory '" + p + "' does not exist");
-  if (!fs::exists(d.config_path()))
-    throw Error("run directory '" + p + "' has no config.yaml (not a nardy run directory)");
-  if (!fs::exists(d.state_path()) && d.checkpoint_games().empty())
-    throw Error("run directory '" + p +
-                "' has no state.json and no ckpt-*.pt (no checkpoint was completed; start it "
+  if (!is_directory_path("run directory", p))
+    throw Error("run directory " + quote_path(p) + " does not exist");
+  if (!path_exists("run directory", d.config_path()))
+    throw Error("run directory " + quote_path(p) +
+                " has no config.yaml (not a nardy run directory)");
+  if (!path_exists("run directory", d.state_path()) && d.checkpoint_games().empty())
+    throw Error("run directory " + quote_path(p) +
+                " has no state.json and no ckpt-*.pt (no checkpoint was completed; start it "
                 "afresh)");
   return d;
 }
 
 bool RunDir::holds_run(const std::string& path) {
   RunDir d(path);
-  return fs::exists(d.state_path()) || !d.checkpoint_games().empty();
+  return path_exists("run directory", d.state_path()) || !d.checkpoint_games().empty();
 }
 
 RunDir RunDir::open_for_resume(const std::string& path) {
   std::string p = path;
   while (p.size() > 1 && p.back() == '/') p.pop_back();
-  if (fs::is_directory(p)) RunDir(p).remove_stale_temporaries();  // also when open() refuses
+  if (is_directory_path("run directory", p))
+    RunDir(p).remove_stale_temporaries();  // also when open() refuses
   return open(p);
 }
 
@@ -169,7 +175,7 @@ std::vector<std::string> RunDir::metrics_lines() const {
 
 void RunDir::append_metrics(const std::string& json_line) const {
   std::string content;
-  if (fs::exists(metrics_path())) content = read_file(metrics_path());
+  if (path_exists("metrics file", metrics_path())) content = read_file(metrics_path());
   if (!content.empty() && content.back() != '\n') content += '\n';
   content += json_line;
   content += '\n';
@@ -177,7 +183,7 @@ void RunDir::append_metrics(const std::string& json_line) const {
 }
 
 void RunDir::truncate_metrics_after(int64_t games) const {
-  if (!fs::exists(metrics_path())) return;
+  if (!path_exists("metrics file", metrics_path())) return;
   std::string kept;
   for (const auto& line : metrics_lines()) {
     try {

@@ -11,8 +11,7 @@ ScheduleKind parse_schedule_kind(std::string_view name) {
   if (name == "constant") return ScheduleKind::Constant;
   if (name == "linear") return ScheduleKind::Linear;
   if (name == "exponential") return ScheduleKind::Exponential;
-  throw Error("schedule '" + std::string(name) +
-              "': expected one of constant, linear, exponential");
+  throw Error("schedule " + quote(name) + ": expected one of constant, linear, exponential");
 }
 
 std::string schedule_kind_name(ScheduleKind kind) {

@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/file_error.h"
+#include "core/printable.h"
 #include "selfplay/search/net_agent.h"
 #include "selfplay/training/run_dir.h"
 #include "selfplay/training/td_game.h"
@@ -498,7 +500,7 @@ TrainResult resume(const std::string& run_dir, const std::vector<std::string>& o
     // The run lives where it is now, whatever run.dir/run.name said when it started.
     RunState state;
     std::optional<ValueNet> recovered;
-    if (std::filesystem::exists(dir.state_path())) {
+    if (path_exists("run directory", dir.state_path())) {
       state = dir.read_state();
     } else {
       // Killed after its first checkpoint but before its first state.json: start again from
@@ -520,7 +522,8 @@ TrainResult resume(const std::string& run_dir, const std::vector<std::string>& o
         }
       }
       if (!recovered)
-        throw Error("resume " + dir.path() + ": no state.json and no complete checkpoint" + why);
+        throw Error("resume " + printable_path(dir.path()) +
+                    ": no state.json and no complete checkpoint" + why);
       // Without state.json the world size it ran on is unknown: this launch's is taken.
       state.world_size = w.size();
       std::fprintf(stderr, "resume %s: no state.json; resuming from %s (%lld games)\n",
@@ -528,7 +531,7 @@ TrainResult resume(const std::string& run_dir, const std::vector<std::string>& o
                    static_cast<long long>(state.games_done));
     }
     if (state.world_size != w.size())
-      throw Error("resume " + dir.path() + ": the run was trained on " +
+      throw Error("resume " + printable_path(dir.path()) + ": the run was trained on " +
                   std::to_string(state.world_size) + " rank" + (state.world_size == 1 ? "" : "s") +
                   " and this launch has " + std::to_string(w.size()) +
                   "; resume it with the same number of ranks (torchrun --nnodes x "
@@ -536,12 +539,12 @@ TrainResult resume(const std::string& run_dir, const std::vector<std::string>& o
                   "uninterrupted run's");
     ValueNet net = recovered ? *recovered : ValueNet::load(dir.file(state.checkpoint));
     if (!(net.shape() == config.net_shape()))
-      throw Error("resume " + dir.path() + ": checkpoint " + state.checkpoint +
-                  " does not match config.yaml's net");
+      throw Error("resume " + printable_path(dir.path()) + ": checkpoint " +
+                  printable(state.checkpoint) + " does not match config.yaml's net");
     if (net.info().games != state.games_done)
-      throw Error("resume " + dir.path() + ": checkpoint " + state.checkpoint + " holds " +
-                  std::to_string(net.info().games) + " games but state.json says " +
-                  std::to_string(state.games_done));
+      throw Error("resume " + printable_path(dir.path()) + ": checkpoint " +
+                  printable(state.checkpoint) + " holds " + std::to_string(net.info().games) +
+                  " games but state.json says " + std::to_string(state.games_done));
     if (!(before == config))
       write_file_atomic(
           dir.config_path(),

@@ -40,17 +40,20 @@ std::string slurp(const std::string& path) {
   return ss.str();
 }
 
-// Runs the tool with the given arguments (each quoted for the shell).
-CliRun run_nardy(const std::vector<std::string>& args) {
+// Runs the tool with the given arguments (each quoted for the shell) and `input` on stdin.
+CliRun run_nardy(const std::vector<std::string>& args, const std::string& input = "") {
 #ifdef NARDY_CLI_PATH
   char out_path[] = "/tmp/nardy_cli_out_XXXXXX";
   char err_path[] = "/tmp/nardy_cli_err_XXXXXX";
-  int fo = mkstemp(out_path), fe = mkstemp(err_path);
+  char in_path[] = "/tmp/nardy_cli_in_XXXXXX";
+  int fo = mkstemp(out_path), fe = mkstemp(err_path), fi = mkstemp(in_path);
   close(fo);
   close(fe);
+  close(fi);
+  std::ofstream(in_path, std::ios::binary) << input;
   std::string cmd = quote(NARDY_CLI_PATH);
   for (const std::string& a : args) cmd += " " + quote(a);
-  cmd += " >" + std::string(out_path) + " 2>" + std::string(err_path) + " </dev/null";
+  cmd += " >" + std::string(out_path) + " 2>" + std::string(err_path) + " <" + in_path;
   int status = std::system(cmd.c_str());
   CliRun r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -58,9 +61,11 @@ CliRun run_nardy(const std::vector<std::string>& args) {
   r.err = slurp(err_path);
   std::remove(out_path);
   std::remove(err_path);
+  std::remove(in_path);
   return r;
 #else
   (void)args;
+  (void)input;
   return {};
 #endif
 }
@@ -227,6 +232,50 @@ TEST_F(NardyCli, PositionsStartingWithADashAreNotOptions) {
   CliRun bad = run_nardy({"show", "-x"});
   EXPECT_EQ(bad.exit_code, 2);
 }
+
+// Issue 14: what the tool echoes of bad input is printable and whole; file-system failures name
+// the file (shortened) and the reason instead of a raw "filesystem error: ... [PATH]".
+TEST_F(NardyCli, MessagesEchoJunkPrintablyAndNameFilesShortened) {
+  CliRun junk = run_nardy({"legal", std::string("1,2\x01\xff w"), "9", "8"});
+  EXPECT_EQ(junk.exit_code, 2);
+  EXPECT_EQ(junk.err,
+            "nardy: position '1,2\\x01\\xff w': point 2: '2\\x01\\xff' is not a count -15..15\n");
+  CliRun option = run_nardy({"legal", kStart, "6", "5", "--\x1b[2J"});
+  EXPECT_EQ(option.exit_code, 2);
+  EXPECT_NE(option.err.find("\\x1b[2J"), std::string::npos) << option.err;
+  EXPECT_EQ(option.err.find('\x1b'), std::string::npos) << option.err;
+  const std::string long_name = "/tmp/" + std::string(300, 'r') + ".rec";
+  CliRun record =
+      run_nardy({"selfplay", "--agent", "random", "--games", "1", "--record", long_name});
+  EXPECT_EQ(record.exit_code, 2);
+  EXPECT_EQ(record.err.rfind("nardy: selfplay: cannot write record file '/tmp/rrr", 0), 0u)
+      << record.err;
+  EXPECT_NE(record.err.find("rrr.rec': File name too long\n"), std::string::npos) << record.err;
+  EXPECT_LT(record.err.size(), 250u) << record.err;
+}
+
+#ifdef NARDY_CLI_FULL
+TEST_F(NardyCli, EngineAndTrainMessagesArePrintable) {
+  const std::string input = "legal 1,2" + std::string(1, '\0') + "xyz w 6 5\nmove " + kStart +
+                            " 9 8\n\xff\xfe\x01junk\nquit\n";
+  CliRun engine = run_nardy({"engine", "--agent", "random"}, input);
+  EXPECT_EQ(engine.exit_code, 0) << engine.err;
+  EXPECT_EQ(engine.out,
+            "error position '1,2\\0xyz w': point 2: '2\\0xyz' is not a count -15..15\n"
+            "error die '9' is not 1..6\n"
+            "error unknown command '\\xff\\xfe\\x01junk' (expected legal, move, eval or quit)\n");
+  std::string deep = "/tmp";
+  while (deep.size() < 5000) deep += "/" + std::string(200, 't');
+  for (const auto& args : {std::vector<std::string>{"train", "--resume", deep},
+                           std::vector<std::string>{"train", "--config", deep + "/c.yaml"}}) {
+    CliRun r = run_nardy(args);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err.find("filesystem error"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("File name too long\n"), std::string::npos) << r.err;
+    EXPECT_LT(r.err.size(), 300u) << r.err;
+  }
+}
+#endif
 
 TEST_F(NardyCli, HelpAndMissingCommand) {
   CliRun help = run_nardy({"--help"});

@@ -18,11 +18,11 @@
 
 namespace nardy::fuzz {
 
-// Issue 14 lists messages that echo binary junk raw or are cut at a NUL byte, fixed on the branch
-// `robust` (not merged yet). Until then the fuzzers would stop on them in seconds, so the
-// printable check (like the empty tensor members of fuzz_checkpoint_torch.cpp) is on only in
-// builds with -DNARDY_FUZZ_STRICT=ON, which becomes the default once that fix lands. Non-empty
-// messages are required either way.
+// Messages must be printable (valid UTF-8 without control characters but newline and tab): issue
+// 14's fixes made every nardy::Error so (core/error.h, core/printable.h), and the check is on in
+// the default build (-DNARDY_FUZZ_STRICT=ON, tests/fuzz/CMakeLists.txt). OFF leaves it out, with
+// the other strict checks (fuzz_checkpoint_torch.cpp), e.g. to look for other findings first.
+// Non-empty messages are required either way.
 #ifdef NARDY_FUZZ_STRICT
 inline constexpr bool kRequirePrintableMessages = true;
 #else

@@ -7,10 +7,13 @@
 
 #include <algorithm>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/warning.h"
 #include "nn/checkpoint_json.h"
 #include "nn/value_net.h"
 #include "tests/support/error_of.h"
@@ -187,6 +190,58 @@ TEST(CheckpointLoad, WithoutChecksumsLoadsWithAWarning) {
   ::testing::internal::CaptureStderr();
   ValueNet::load(path);
   EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+}
+
+// Issue 14: a damaged nardy.json gave Python NardyError('') (the message carried its invalid
+// UTF-8) or a message cut before the reason ("syntax error... (77 more bytes)").
+TEST(CheckpointLoad, DamagedMetadataTextIsNamedWithTheReason) {
+  TempDir dir;
+  const std::string path = dir.file("meta.pt");
+  ValueNet::create(NetShape{}, 1).save(path, {});
+  torch::jit::ExtraFilesMap extra{{"nardy.json", ""}};
+  torch::jit::Module m = torch::jit::load(path, torch::kCPU, extra);
+  const std::string json = extra["nardy.json"];
+  auto load_with = [&](const std::string& text) {
+    m.save(path, {{"nardy.json", text}});
+    const std::string msg = error_of([&] { ValueNet::load(path); });
+    EXPECT_EQ(printable_message(msg), msg);
+    return msg;
+  };
+  std::string bad_utf8 = json;
+  bad_utf8.insert(bad_utf8.find("\"rules\": \"") + 10, "\xff\xfe");
+  const std::string utf8 = load_with(bad_utf8);
+  EXPECT_EQ(utf8.rfind("checkpoint '" + path + "': nardy.json is not valid JSON (at line ", 0), 0u)
+      << utf8;
+  const std::string reason =
+      "syntax error while parsing value - invalid string: ill-formed UTF-8 byte; last read: "
+      "'\"\\xff')";
+  EXPECT_EQ(utf8.substr(utf8.size() - std::min(utf8.size(), reason.size())), reason) << utf8;
+  const std::string cut = load_with(json.substr(0, json.size() / 2));
+  EXPECT_NE(cut.find("nardy.json is not valid JSON (at line"), std::string::npos) << cut;
+  EXPECT_NE(cut.find("syntax error while parsing value"), std::string::npos) << cut;
+  EXPECT_EQ(load_with(""),
+            "checkpoint '" + path +
+                "': nardy.json is not valid JSON (at line 1, column 1: syntax error while parsing "
+                "value - unexpected end of input; expected '[', '{', or a literal)");
+  const std::string nul = load_with(std::string("{\"format\": \"") + '\0' + "\x01\"}");
+  EXPECT_NE(nul.find("control character U+0000 (NUL) must be escaped"), std::string::npos) << nul;
+}
+
+TEST(CheckpointLoad, WithoutChecksumsWarnsThroughTheWarningHandler) {
+  TempDir dir;
+  const std::string path = dir.file("old.pt");
+  forge(path, [](Json& j) { j.erase("checksums"); });
+  std::vector<std::string> warnings;
+  WarningHandler previous = set_warning_handler([&](WarningKind kind, const std::string& m) {
+    EXPECT_EQ(kind, WarningKind::Checkpoint);
+    warnings.push_back(m);
+  });
+  ValueNet::load(path);
+  set_warning_handler(previous);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "checkpoint '" + path +
+                             "' carries no checksums (written before they were stored); loaded "
+                             "without an integrity check");
 }
 
 TEST(CheckpointLoad, MissingParameter) {

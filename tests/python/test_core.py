@@ -568,3 +568,18 @@ def test_stub_covers_the_compiled_module():
             for attr in vars(obj):
                 if not attr.startswith("_"):
                     assert attr in stub[name], f"{name}.{attr} is missing from _nardy.pyi"
+
+
+@pytest.mark.parametrize("call, expected", [
+    # A NUL byte used to cut the message short ("position '1,2").
+    (lambda: Position("1,2\x00xyz w"), r"position '1,2\0xyz w': point 2: '2\0xyz' is not a count"),
+    (lambda: nardy.parse_dice("6\x1b[2J"), r"dice '6\x1b[2J': expected two dice such as 6-5"),
+    (lambda: Rules.parse("opening=\x00\x7f"), r"rule 'opening': unknown value '\0\x7f'"),
+    (lambda: nardy.read_record("nardy-record 1\n\x00\x01 junk\n"), r"record line 2: dice '\0\x01'"),
+])
+def test_errors_echo_junk_input_printably_and_whole(call, expected):
+    with pytest.raises(NardyError) as err:
+        call()
+    msg = str(err.value)
+    assert expected in msg
+    assert msg.isprintable()

@@ -1,6 +1,7 @@
 """nardy.encode, Encoder, Evaluation, ValueNet and checkpoints (bindings/bind_nn.cpp)."""
 
 import json
+import warnings
 import zipfile
 
 import numpy as np
@@ -240,7 +241,7 @@ def test_damaged_checkpoint_members_are_refused(tmp_path):
         nardy.load_checkpoint(str(edited))
 
 
-def test_old_checkpoint_without_checksums_loads_with_warning_but_empty_member_is_refused(tmp_path, capfd):
+def test_old_checkpoint_without_checksums_loads_with_warning_but_empty_member_is_refused(tmp_path):
     good = tmp_path / "good.pt"
     nardy.ValueNet.create(hidden=[8], seed=1).save(str(good))
 
@@ -253,13 +254,49 @@ def test_old_checkpoint_without_checksums_loads_with_warning_but_empty_member_is
 
     old = tmp_path / "old.pt"
     _rewrite_zip(good, old, strip_checksums)
-    net = nardy.load_checkpoint(str(old))
-    assert "carries no checksums" in capfd.readouterr().err
+    # A Python warning (issue 14: it was only a line on C++'s stderr), which filters and pytest see.
+    with pytest.warns(nardy.CheckpointWarning, match=r"checkpoint '.*old\.pt' carries no checksums"):
+        net = nardy.load_checkpoint(str(old))
+    assert issubclass(nardy.CheckpointWarning, UserWarning)
+    with pytest.warns(nardy.CheckpointWarning):
+        nardy.make_agent(f"net:{old}:cache=12")  # net: agents load through the same loader
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", nardy.CheckpointWarning)
+        with pytest.raises(nardy.CheckpointWarning):
+            nardy.ValueNet.load(str(old))
     np.testing.assert_array_equal(net.parameters()[0], nardy.load_checkpoint(str(good)).parameters()[0])
     old_empty = tmp_path / "old_empty.pt"
     _rewrite_zip(old, old_empty, lambda name, data: b"" if name.endswith("data/0") else data)
     with pytest.raises(NardyError, match=r"parameter w0 \(zip member data/0\) holds 0 bytes"):
         nardy.load_checkpoint(str(old_empty))
+
+
+def test_checkpoint_with_checksums_loads_without_warning(tmp_path):
+    good = tmp_path / "good.pt"
+    nardy.ValueNet.create(hidden=[8], seed=1).save(str(good))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        nardy.load_checkpoint(str(good))
+
+
+@pytest.mark.parametrize("damage, reason", [
+    (lambda d: d.replace(b'"rules": "', b'"rules": "\xff\xfe', 1), "ill-formed UTF-8 byte"),
+    (lambda d: d[: len(d) // 2], "syntax error while parsing value"),
+    (lambda d: b"", "unexpected end of input"),
+    (lambda d: d.replace(b'"format": "', b'"format": "\x00\x01', 1), "last read"),
+])
+def test_damaged_metadata_text_gives_a_readable_error(tmp_path, damage, reason):
+    # Issue 14: NardyError('') (invalid UTF-8 in the message) or a message cut before the reason.
+    good = tmp_path / "good.pt"
+    nardy.ValueNet.create(hidden=[8], seed=1).save(str(good))
+    bad = tmp_path / "bad.pt"
+    _rewrite_zip(good, bad, lambda name, data: damage(data) if name.endswith("nardy.json") else data)
+    with pytest.raises(NardyError) as err:
+        nardy.load_checkpoint(str(bad))
+    msg = str(err.value)
+    assert msg.startswith(f"checkpoint '{bad}': nardy.json is not valid JSON (at line ")
+    assert reason in msg and msg.endswith(")")
+    assert msg.isprintable()
 
 
 def test_bit_flips_in_any_member_never_load(tmp_path):

@@ -164,3 +164,28 @@ def test_bench_train_cli_reports_speed_and_is_reproducible(nardy_cli):
     assert turns_of(first) == turns_of(nardy_cli(*args).stdout) > 60 * 40
     bad = nardy_cli("bench", "train", "--threads", 0, check=False)
     assert bad.returncode != 0 and "threads" in bad.stderr
+
+
+def test_config_errors_are_readable_for_junk_and_long_paths(tmp_path):
+    # Issue 14: invalid UTF-8 in the message gave NardyError('') (empty), a NUL cut it short.
+    bad = tmp_path / "bad.yaml"
+    bad.write_bytes(b"td:\n  alpha: \xff\x01\n")
+    with pytest.raises(NardyError) as err:
+        nardy.resolve_config(str(bad))
+    assert str(err.value) == (f"config '{bad}': td.alpha: expected a number in (0.0, 10.0], "
+                              r"got '\xff\x01'")
+    with pytest.raises(NardyError) as err:
+        nardy.resolve_config({"td": {"alpha": "\x00\xff"}})
+    assert r"got '\0\xc3\xbf'" in str(err.value)
+    with pytest.raises(NardyError, match=r"line 2: expected a key name, got a list"):
+        nardy.resolve_config("td:\n  ? [a]\n  : 1\n")
+    long_name = tmp_path / ("c" * 300 + ".yaml")
+    with pytest.raises(NardyError) as err:
+        nardy.resolve_config(long_name)
+    msg = str(err.value)
+    assert msg.endswith("ccc.yaml': cannot open the file: File name too long") and len(msg) < 250
+    deep = tmp_path.joinpath(*["d" * 200] * 25)
+    with pytest.raises(NardyError) as err:
+        nardy.train({"run": {"dir": str(deep), "name": "r"}, "train": {"games": 10}})
+    msg = str(err.value)
+    assert msg.startswith("run directory '") and "File name too long" in msg and len(msg) < 300

@@ -29,13 +29,16 @@ any Python callable fn(position, dice, moves) -> index. Long calls release the G
 Ctrl-C. Submodules: nardy.plots (matplotlib), nardy.env (NardyEnv, a Gym-style environment),
 nardy.torch_interop (train nets in PyTorch, save them as checkpoints), nardy.board, nardy.runs.
 
-Bad input raises :class:`nardy.NardyError` (a ``ValueError``) with the engine's message.
+Bad input raises :class:`nardy.NardyError` (a ``ValueError``) with the engine's message. A
+checkpoint written before checksums loads with a :class:`nardy.CheckpointWarning` (a
+``UserWarning``) through Python's ``warnings``.
 """
 
 from nardy import _nardy
 from nardy._nardy import *  # noqa: F401,F403 — every public name of the compiled module
 
 NardyError.__module__ = "nardy"  # noqa: F405 — shown as nardy.NardyError in tracebacks
+CheckpointWarning.__module__ = "nardy"  # noqa: F405 — a UserWarning (checkpoint without checksums)
 
 # Pure-Python helpers (no torch, numpy or matplotlib at import time).
 from nardy.board import save_board  # noqa: E402 — .svg/.png pictures (cairosvg only for PNG)

@@ -20,6 +20,9 @@ START_PIPS: int  # 360
 class NardyError(ValueError):
     """Bad input to the engine; the message names the input and what was expected."""
 
+class CheckpointWarning(UserWarning):
+    """A checkpoint loaded without its integrity check (written before checksums were stored)."""
+
 class Side:
     """A player: Side.White (head 24, moves first) or Side.Black (head 12)."""
 

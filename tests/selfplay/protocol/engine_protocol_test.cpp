@@ -108,6 +108,26 @@ TEST(EngineProtocol, MalformedInputGetsOneErrorLineAndTheEngineGoesOn) {
   EXPECT_EQ(handled, 11);
 }
 
+// Issue 14: error replies echo the input printably and whole (a NUL byte used to cut the reply
+// short, binary junk came back raw) and name the first of two bad dice.
+TEST(EngineProtocol, ErrorRepliesArePrintableAndNameTheFirstProblem) {
+  auto agent = make_agent("random", Rules{});
+  Engine engine(*agent, EngineOptions{});
+  EXPECT_EQ(engine.handle("move " + kStart + " 9 8"), "error die '9' is not 1..6");
+  EXPECT_EQ(engine.handle("legal " + kStart + " 6 0"), "error die '0' is not 1..6");
+  const std::string nul = engine.handle(std::string("legal 1,2") + '\0' + "xyz w 6 5");
+  EXPECT_EQ(nul, "error position '1,2\\0xyz w': point 2: '2\\0xyz' is not a count -15..15");
+  const std::string junk = engine.handle("\xff\xfe\x01junk\x1b[2J");
+  EXPECT_EQ(junk,
+            "error unknown command '\\xff\\xfe\\x01junk\\x1b[2J' (expected legal, move, eval "
+            "or quit)");
+  EXPECT_EQ(engine.handle("move " + kStart + std::string(" 6") + '\0' + " 5"),
+            "error die '6\\0' is not 1..6");
+  const std::string huge = engine.handle("legal " + std::string(100000, '7') + " w 6 5");
+  EXPECT_LT(huge.size(), 600u);
+  EXPECT_NE(huge.find("more bytes)'"), std::string::npos) << huge;
+}
+
 TEST(EngineProtocol, QuitStopsAndEndOfInputEndsCleanly) {
   auto agent = make_agent("random", Rules{});
   int64_t handled = -1;

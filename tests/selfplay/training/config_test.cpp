@@ -162,6 +162,55 @@ TEST(Config, InvalidYamlNamesTheFile) {
             std::string::npos);
 }
 
+// Issue 14: yaml-cpp's own errors, binary junk and over-long paths reach the user as messages
+// naming the file, the key and the problem in printable text.
+TEST(Config, BadKeysAndJunkValuesAreNamedPrintably) {
+  // A list as a key: yaml-cpp's as<std::string>() said only "bad conversion".
+  EXPECT_EQ(error_of([] { parse_config("td:\n  ? [a]\n  : 1\n", "k.yaml"); }),
+            "config 'k.yaml': line 2: expected a key name, got a list");
+  EXPECT_EQ(error_of([] { parse_config("? {a: 1}\n: 1\n", "k.yaml"); }),
+            "config 'k.yaml': line 1: expected a key name, got a map");
+  EXPECT_EQ(error_of([] { parse_config("td:\n  alpha: !!binary \"SGVsbG8=\"\n", "b.yaml"); }),
+            "config 'b.yaml': td.alpha: expected a number in (0.0, 10.0], got 'SGVsbG8='");
+  EXPECT_EQ(error_of([] { parse_config("td:\n  alpha: \"\\0\\xff\"\n", "b.yaml"); }),
+            "config 'b.yaml': td.alpha: expected a number in (0.0, 10.0], got '\\0\\xc3\\xbf'");
+  EXPECT_EQ(error_of([] { parse_config("td:\n  alpha: \xff\x01\n", "b.yaml"); }),
+            "config 'b.yaml': td.alpha: expected a number in (0.0, 10.0], got '\\xff\\x01'");
+  const std::string nul_set = error_of([] {
+    TrainConfig c;
+    apply_override(c, std::string("td.alpha=") + '\0' + "\xff");
+  });
+  EXPECT_EQ(nul_set.rfind("--set td.alpha=\\0\\xff: ", 0), 0u) << nul_set;
+  EXPECT_EQ(printable_message(nul_set), nul_set);
+}
+
+// Found by fuzz_config: yaml-cpp reads bytes that are not UTF-8 as they are but writes them as
+// U+FFFD, so such a run.dir did not survive to_yaml (config.yaml of the run directory).
+TEST(Config, StringsMustBeUtf8TextWithoutControlCharacters) {
+  EXPECT_EQ(error_of([] { parse_config("run:\n  dir: \xf6\x9b\n", "d.yaml"); }),
+            "config 'd.yaml': run.dir: expected a string (UTF-8 text without control characters), "
+            "got '\\xf6\\x9b'");
+  EXPECT_EQ(error_of([] { parse_config("run:\n  dir: \"a\\x01b\"\n", "d.yaml"); }),
+            "config 'd.yaml': run.dir: expected a string (UTF-8 text without control characters), "
+            "got 'a\\x01b'");
+  EXPECT_NE(error_of([] {
+              parse_config("eval:\n  opponents: [\"\\t\"]\n", "d.yaml");
+            }).find("eval.opponents: expected a list of strings (UTF-8 text"),
+            std::string::npos);
+  EXPECT_EQ(parse_config("run:\n  dir: runs/λ\n", "d.yaml").run.dir, "runs/λ");
+  const std::string long_dir = "runs/" + std::string(5000, 'd');
+  EXPECT_EQ(parse_config("run:\n  dir: " + long_dir + "\n", "d.yaml").run.dir, long_dir);
+}
+
+TEST(Config, OverlongPathsAreNamedShortenedWithTheReason) {
+  const std::string name = "/tmp/" + std::string(300, 'c') + ".yaml";
+  const std::string msg = error_of([&] { load_config(name); });
+  EXPECT_EQ(msg.rfind("config '/tmp/ccc", 0), 0u) << msg;
+  EXPECT_NE(msg.find("ccc.yaml': cannot open the file: File name too long"), std::string::npos)
+      << msg;
+  EXPECT_LT(msg.size(), 250u) << msg;
+}
+
 TEST(ConfigOverride, AppliesWithTheSameKeyPaths) {
   TrainConfig c;
   apply_override(c, "td.lambda=0.3");

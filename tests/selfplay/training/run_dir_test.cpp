@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <vector>
 
 #include "core/error.h"
 #include "tests/support/temp_dir.h"
@@ -158,6 +160,55 @@ TEST_F(RunDirTest, MetricsAppendAndTruncateAfterACheckpoint) {
   EXPECT_EQ(d.metrics_lines().size(), 3u);
   d.truncate_metrics_after(200);
   EXPECT_EQ(d.metrics_lines(), (std::vector<std::string>{"{\"games\":100}", "{\"games\":200}"}));
+}
+
+}  // namespace
+}  // namespace nardy
+
+namespace nardy {
+namespace {
+
+// Issue 14: run directories with paths longer than PATH_MAX or names longer than NAME_MAX gave
+// the raw "filesystem error: status: File name too long [PATH]".
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected nardy::Error";
+  return "";
+}
+
+TEST(RunDirPaths, OverlongPathsGiveAnErrorNamingTheRunDirectory) {
+  std::string deep = "/tmp";
+  while (deep.size() < 5000) deep += "/" + std::string(200, 'd');
+  const std::string long_name = "/tmp/" + std::string(300, 'n');
+  for (const std::string& path : {deep, long_name}) {
+    for (const auto& call : std::vector<std::function<void()>>{
+             [&] { RunDir::create(path); }, [&] { RunDir::open(path); },
+             [&] { RunDir::open_for_resume(path); }, [&] { RunDir::holds_run(path); }}) {
+      const std::string msg = message_of(call);
+      EXPECT_EQ(msg.rfind("run directory '/tmp/", 0), 0u) << msg;
+      EXPECT_NE(msg.find("File name too long"), std::string::npos) << msg;
+      EXPECT_EQ(msg.find("filesystem error"), std::string::npos) << msg;
+      EXPECT_LT(msg.size(), 300u) << msg;
+    }
+  }
+}
+
+TEST(RunDirPaths, DamagedStateJsonIsNamedPrintably) {
+  const std::string msg =
+      message_of([] { RunState::from_json("{\"format\": \"x\xff\"}", "runs/r/state.json"); });
+  EXPECT_EQ(msg.rfind("runs/r/state.json: damaged run state: ", 0), 0u) << msg;
+  EXPECT_NE(msg.find("ill-formed UTF-8"), std::string::npos) << msg;
+  EXPECT_EQ(printable_message(msg), msg);
+  const std::string cut = message_of([] { RunState::from_json("{\"format\": \"nardy-run", "s"); });
+  EXPECT_NE(
+      cut.find("s: damaged run state: at line 1, column 22: syntax error while parsing value - "
+               "invalid string: missing closing quote"),
+      std::string::npos)
+      << cut;
 }
 
 }  // namespace
