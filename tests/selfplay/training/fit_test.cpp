@@ -13,6 +13,7 @@
 #include "selfplay/training/label_file.h"
 #include "tests/nn/test_nets.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/error_of.h"
 
 namespace nardy {
 namespace {
@@ -38,14 +39,7 @@ FitData teacher_data(const ValueNet& teacher, uint64_t seed, int games) {
   return d;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::error_of;
 
 TEST(SupervisedFit, HeldOutLossDecreasesAndTheBestEpochIsKept) {
   const ValueNet teacher = ValueNet::create(small_shape(24), 7);

@@ -17,6 +17,7 @@
 #include "selfplay/training/label_file.h"
 #include "tests/nn/test_nets.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/error_of.h"
 
 namespace nardy {
 namespace {
@@ -50,14 +51,7 @@ LabelOptions small_options(int64_t games, int threads) {
   return o;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::error_of;
 
 TEST(LabelFile, RecordsRoundTrip) {
   testing::TempDir tmp;

@@ -13,18 +13,12 @@
 #include "selfplay/training/td_trainer.h"
 #include "tests/nn/test_nets.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/error_of.h"
 
 namespace nardy {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::error_of;
 
 const NetShape kShape{"raw-v1", {8}, Activation::Sigmoid, 3};
 
