@@ -35,11 +35,11 @@ namespace {
 using namespace nardy;
 
 // Note on damaged pickles: pickles (data.pkl, constants.pkl) are damaged only with
-// NARDY_FUZZ_STRICT: a length field changed in one makes LibTorch's unpickler reserve what it
-// claims before reading (4 GB seen, torch::jit::Unpickler::readBytes), which libFuzzer reports as
-// out-of-memory. The loader must refuse such files before LibTorch parses them: the member
-// checksums of issue 14 (branch `robust`) have to be verified on the raw zip members ahead of
-// torch::jit::load.
+// NARDY_FUZZ_STRICT (the default): a length field changed in one makes LibTorch's unpickler
+// reserve what it claims before reading (4 GB seen, torch::jit::Unpickler::readBytes), which
+// libFuzzer reports as out-of-memory. The loader refuses such members of a checksummed file
+// before LibTorch parses them (archive checksum); one way through is left, see "Long runs for
+// issue 14" in README.md.
 
 struct Fixture {
   std::filesystem::path dir;
@@ -184,7 +184,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const size_t index = static_cast<uint8_t>(rest[0]) % fixture.members.size();
       const std::string_view content = rest.substr(1);
 #ifndef NARDY_FUZZ_STRICT
-      // Issue 14: an empty tensor member segfaults the loader (fixed on the branch `robust`).
+      // An empty tensor member once segfaulted the loader (refused by its member-size check now).
       if (content.empty() && fixture.members[index].first.rfind("data/", 0) == 0) return 0;
       if (Fixture::is_pickle(fixture.members[index].first))
         return 0;  // the note on damaged pickles above
