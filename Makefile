@@ -85,9 +85,9 @@ FUZZ_ARGS ?=
 # CI runs the library's own suites; the trainer, distributed and CLI suites (long self-play runs,
 # process spawning, network timeouts that ASan's slowdown would trip) run unsanitized in
 # `make test`: `make test-asan ASAN_TESTS='^(core|nn|selfplay|cli)\.' ASAN_TARGETS=all` runs all.
-ASAN_TESTS ?= ^(core|nn|selfplay\.(agents|search|evaluation|protocol))\.
+ASAN_TESTS ?= ^(core|nn|selfplay\.(agents|search|evaluation|protocol|tables))\.
 ASAN_TARGETS ?= tests/core/all tests/nn/all selfplay_agents_tests selfplay_search_tests \
-  selfplay_evaluation_tests selfplay_protocol_tests
+  selfplay_evaluation_tests selfplay_protocol_tests selfplay_tables_tests
 # Left out by default: the randomized reference sweeps of core (thousands of games and positions
 # through the same code the other core tests reach) took ~28 min under ASan on the shared 2-core
 # machine; the rest of core took seconds. ASAN_EXCLUDE= runs them too.
