@@ -58,8 +58,8 @@ void TdSelfPlayer::evaluate_moves(const Position& pos) {
 TdGameStats TdSelfPlayer::play_game(Rng& rng, const TdGameParams& params, int max_turns) {
   const float alpha = params.alpha, epsilon = params.epsilon;
   const int target_ply = params.target_ply;
-  if (target_ply < 0 || target_ply > 4)
-    throw Error("TD target_ply must be in 0..4, got " + std::to_string(target_ply));
+  if (target_ply < 0 || target_ply > 3)  // td.target_ply is 1..3; 0 means td.target: next
+    throw Error("TD target_ply must be in 0..3, got " + std::to_string(target_ply));
   backend_->set_lambda(params.lambda);
   Rng dice_rng = rng.split(1);
   Rng explore_rng = rng.split(2);

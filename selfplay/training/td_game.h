@@ -66,7 +66,7 @@ class TdSelfPlayer {
   ~TdSelfPlayer();
 
   // Plays and learns one game. Throws Error for a lambda outside [0, 1] or a target_ply outside
-  // 0..4.
+  // 0..3.
   TdGameStats play_game(Rng& rng, const TdGameParams& params, int max_turns = 10000);
 
   const char* backend_name() const { return backend_->name(); }

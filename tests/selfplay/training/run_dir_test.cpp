@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "tests/support/error_of.h"
 #include "tests/support/temp_dir.h"
 
 namespace nardy {
@@ -170,15 +171,7 @@ namespace {
 
 // Issue 14: run directories with paths longer than PATH_MAX or names longer than NAME_MAX gave
 // the raw "filesystem error: status: File name too long [PATH]".
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected nardy::Error";
-  return "";
-}
+using testing::error_of;
 
 TEST(RunDirPaths, OverlongPathsGiveAnErrorNamingTheRunDirectory) {
   std::string deep = "/tmp";
@@ -188,7 +181,7 @@ TEST(RunDirPaths, OverlongPathsGiveAnErrorNamingTheRunDirectory) {
     for (const auto& call : std::vector<std::function<void()>>{
              [&] { RunDir::create(path); }, [&] { RunDir::open(path); },
              [&] { RunDir::open_for_resume(path); }, [&] { RunDir::holds_run(path); }}) {
-      const std::string msg = message_of(call);
+      const std::string msg = error_of(call);
       EXPECT_EQ(msg.rfind("run directory '/tmp/", 0), 0u) << msg;
       EXPECT_NE(msg.find("File name too long"), std::string::npos) << msg;
       EXPECT_EQ(msg.find("filesystem error"), std::string::npos) << msg;
@@ -199,11 +192,11 @@ TEST(RunDirPaths, OverlongPathsGiveAnErrorNamingTheRunDirectory) {
 
 TEST(RunDirPaths, DamagedStateJsonIsNamedPrintably) {
   const std::string msg =
-      message_of([] { RunState::from_json("{\"format\": \"x\xff\"}", "runs/r/state.json"); });
+      error_of([] { RunState::from_json("{\"format\": \"x\xff\"}", "runs/r/state.json"); });
   EXPECT_EQ(msg.rfind("runs/r/state.json: damaged run state: ", 0), 0u) << msg;
   EXPECT_NE(msg.find("ill-formed UTF-8"), std::string::npos) << msg;
   EXPECT_EQ(printable_message(msg), msg);
-  const std::string cut = message_of([] { RunState::from_json("{\"format\": \"nardy-run", "s"); });
+  const std::string cut = error_of([] { RunState::from_json("{\"format\": \"nardy-run", "s"); });
   EXPECT_NE(
       cut.find("s: damaged run state: at line 1, column 22: syntax error while parsing value - "
                "invalid string: missing closing quote"),
