@@ -8,74 +8,94 @@
 namespace nardy {
 namespace {
 
-// Open-addressing set of 64-bit keys, cleared in O(1) by bumping a stamp. Keys are position
-// hashes salted with the search depth, so one table serves all the dedup of a call.
+// ---- Board keys --------------------------------------------------------------------------
+// The key of a board is the sum over the mover's checkers of a random 64-bit number per route
+// point (kPointKey[r], with kPointKey[0] = 0 for a checker borne off). Every board met during
+// one call has the same opposing checkers, so the mover's checkers alone tell boards apart; a
+// step from r to t changes the key by kPointKey[t] - kPointKey[r], so it is kept up to date in
+// O(1) (Zobrist hashing with addition instead of XOR, since a point holds several checkers).
+// Two different boards share a key only with probability about 2^-64.
+
+constexpr uint64_t splitmix64_at(uint64_t i) {
+  uint64_t z = 0x9E3779B97F4A7C15ull * (i + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+struct PointKeys {
+  uint64_t k[kNumPoints + 1] = {};
+  constexpr PointKeys() {
+    for (int r = 1; r <= kNumPoints; ++r) k[r] = splitmix64_at(static_cast<uint64_t>(r) + 0x6e61);
+  }
+};
+constexpr PointKeys kPointKey;
+
+// Open-addressing set of 64-bit keys, cleared in O(1) by bumping a stamp; key and stamp share
+// one slot so a probe touches one cache line. Grows (and stays grown) when half full.
 class StampedSet {
  public:
-  StampedSet() : keys_(kInitial), stamps_(kInitial, 0) {}
+  StampedSet() : slots_(kInitial) {}
   void clear() {
     if (++stamp_ == 0) {  // wrapped: really clear
-      std::fill(stamps_.begin(), stamps_.end(), 0);
+      for (Slot& s : slots_) s.stamp = 0;
       stamp_ = 1;
     }
     size_ = 0;
   }
   // Inserts key; returns false if it was already present.
   bool insert(uint64_t key) {
-    if (2 * (size_ + 1) > keys_.size()) grow();
-    size_t mask = keys_.size() - 1;
-    for (size_t i = key & mask;; i = (i + 1) & mask) {
-      if (stamps_[i] != stamp_) {
-        stamps_[i] = stamp_;
-        keys_[i] = key;
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = index(key) & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.stamp != stamp_) {
+        s.stamp = stamp_;
+        s.key = key;
         ++size_;
         return true;
       }
-      if (keys_[i] == key) return false;
+      if (s.key == key) return false;
     }
   }
 
  private:
-  static constexpr size_t kInitial = 4096;
+  struct Slot {
+    uint64_t key = 0;
+    uint32_t stamp = 0;
+  };
+  static constexpr size_t kInitial = 1024;
+  static size_t index(uint64_t key) { return (key * 0x9E3779B97F4A7C15ull) >> 40; }
   void grow() {
-    std::vector<uint64_t> old_keys;
-    std::vector<uint32_t> old_stamps;
-    old_keys.swap(keys_);
-    old_stamps.swap(stamps_);
-    keys_.assign(old_keys.size() * 2, 0);
-    stamps_.assign(old_keys.size() * 2, 0);
-    uint32_t s = stamp_;
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    const uint32_t s = stamp_;
     stamp_ = 1;
     size_ = 0;
-    for (size_t i = 0; i < old_keys.size(); ++i)
-      if (old_stamps[i] == s) insert(old_keys[i]);
+    for (const Slot& o : old)
+      if (o.stamp == s) insert(o.key);
   }
-  std::vector<uint64_t> keys_;
-  std::vector<uint32_t> stamps_;
+  std::vector<Slot> slots_;
   uint32_t stamp_ = 1;
   size_t size_ = 0;
 };
 
-inline uint64_t mix(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  h ^= h >> 33;
-  return h;
-}
-
-// Bit of the mover's route r in the opponent-route occupancy mask used by forbidden_block().
+// Bit of the mover's route r in the opponent-route occupancy mask (position.h six_runs()).
 constexpr uint32_t opp_bit(int r) {
   return 1u << (opponent_route(r) - 1);
 }
 
+// Depth-first search over the steps of a turn on one mutable board (apply/undo), keeping
+// incrementally: the mover's occupied points (as route bits and as opponent-route bits for the
+// six-block rule), the checkers outside home and on the board, the head allowance left and the
+// board key. See the contract and the algorithm in core/movegen.h.
 class Generator {
  public:
   Generator(const Position& pos, Dice dice, int head_allowance, MoveList& out, StampedSet& nodes,
             StampedSet& results)
       : pos_(pos), out_(out), nodes_(nodes), results_(results) {
     const auto& mb = pos.mover_board();
+    int opp_lowest = 25;
     for (int r = 1; r <= kNumPoints; ++r) {
       int v = mb[r - 1];
       b_[r] = static_cast<int8_t>(v);
@@ -84,12 +104,12 @@ class Generator {
         occ_ |= opp_bit(r);
         if (r > kHomeSize) outside_ += v;
         on_board_ += v;
+        key_ += static_cast<uint64_t>(v) * kPointKey.k[r];
       } else if (v < 0) {
-        int orr = opponent_route(r);
-        if (orr < opp_lowest_) opp_lowest_ = orr;
+        opp_lowest = std::min(opp_lowest, opponent_route(r));
       }
     }
-    opp_off_ = pos.opp_off();
+    block_windows_ = forbidden_windows(opp_lowest, pos.opp_off());
     head_left_ = head_allowance;
     is_double_ = dice.is_double();
     if (is_double_) {
@@ -104,8 +124,8 @@ class Generator {
 
   void run() {
     out_.clear();
-    nodes_.clear();
     results_.clear();
+    if (is_double_) nodes_.clear();
     search(0, 0);
     finish();
   }
@@ -114,13 +134,14 @@ class Generator {
   // Whether one checker may move from r by d in the current state (docs/rules.md rules 2-5).
   bool can_step(int r, int d) const {
     if (r == kHeadRoute && head_left_ == 0) return false;  // rule 3: head rule
-    int t = r - d;
+    const int t = r - d;
     if (t >= 1) {
-      if (b_[t] < 0) return false;  // rule 2: a point held by the opponent is closed
-      if (b_[t] == 0) {             // rule 4: a newly held point may complete a six-block
+      const int v = b_[t];
+      if (v < 0) return false;  // rule 2: a point held by the opponent is closed
+      if (v == 0 && block_windows_ != 0) {  // rule 4: a newly held point may complete a block
         uint32_t occ = occ_ | opp_bit(t);
         if (b_[r] == 1) occ &= ~opp_bit(r);
-        if (forbidden_block(occ, opp_lowest_, opp_off_)) return false;
+        if (six_runs(occ) & block_windows_) return false;
       }
       return true;
     }
@@ -132,11 +153,12 @@ class Generator {
   }
 
   void apply(int r, int d) {
-    int t = r - d;
+    const int t = r - d;
     if (--b_[r] == 0) {
       own_mask_ &= ~(1u << (r - 1));
       occ_ &= ~opp_bit(r);
     }
+    key_ -= kPointKey.k[r];
     if (r == kHeadRoute) --head_left_;
     if (r > kHomeSize && t <= kHomeSize) --outside_;
     if (t >= 1) {
@@ -144,18 +166,20 @@ class Generator {
         own_mask_ |= 1u << (t - 1);
         occ_ |= opp_bit(t);
       }
+      key_ += kPointKey.k[t];
     } else {
       --on_board_;
     }
   }
 
   void undo(int r, int d) {
-    int t = r - d;
+    const int t = r - d;
     if (t >= 1) {
       if (--b_[t] == 0) {
         own_mask_ &= ~(1u << (t - 1));
         occ_ &= ~opp_bit(t);
       }
+      key_ -= kPointKey.k[t];
     } else {
       ++on_board_;
     }
@@ -165,12 +189,12 @@ class Generator {
       own_mask_ |= 1u << (r - 1);
       occ_ |= opp_bit(r);
     }
+    key_ += kPointKey.k[r];
   }
 
-  uint64_t board_hash() const {
-    uint64_t w[3];
-    std::memcpy(w, b_ + 1, 24);
-    return mix(w[0] ^ mix(w[1] ^ mix(w[2])));
+  // Whether die index i may be played at `depth` (a double plays its dice in turn).
+  bool die_free(int i, int depth, unsigned used) const {
+    return is_double_ ? i == depth : (used & (1u << i)) == 0;
   }
 
   // used: bitmask of dice indices already played (non-doubles); depth: steps played.
@@ -183,22 +207,24 @@ class Generator {
       leaf(depth, depth, used);
       return;
     }
-    if (depth > 0) {
-      // Transposition: the same board with the same dice left has the same continuations.
-      uint64_t key = board_hash() ^ mix(0x100 + depth * 8 + used);
-      if (!nodes_.insert(key)) return;
+    // Transposition: the same board with the same dice left has the same continuations, so
+    // its results were all found the first time. Only a double can meet a board twice before
+    // its last step: after one step the boards differ (one checker moved by one die from
+    // different points), and a non-double's second step is its last.
+    if (depth >= 2) {
+      if (!nodes_.insert(key_ ^ splitmix64_at(static_cast<uint64_t>(depth)))) return;
+    }
+    if (depth == num_dice_ - 1) {
+      last_step(depth, used);
+      return;
     }
     bool moved = false;
     for (int i = 0; i < num_dice_; ++i) {
-      if (is_double_) {
-        if (i != depth) continue;
-      } else if (used & (1u << i)) {
-        continue;
-      }
-      int d = die_[i];
+      if (!die_free(i, depth, used)) continue;
+      const int d = die_[i];
       uint32_t m = own_mask_;
       while (m) {
-        int r = 32 - std::countl_zero(m);  // rearmost checker first
+        const int r = 32 - std::countl_zero(m);  // rearmost checker first
         m &= ~(1u << (r - 1));
         if (!can_step(r, d)) continue;
         moved = true;
@@ -211,35 +237,71 @@ class Generator {
     if (!moved) leaf(depth, depth, used);
   }
 
-  // A finished sequence: `depth` counts as dice played for the obligation (all of them when
-  // the game ended), `played` is the number of steps actually made.
-  void leaf(int depth, int played, unsigned used) {
-    if (depth < best_depth_) return;
+  // The last die: each step ends the turn with every die played, so the result's key is the
+  // board key after the step, known without playing it; only a new result is played and kept.
+  void last_step(int depth, unsigned used) {
+    bool moved = false;
+    for (int i = 0; i < num_dice_; ++i) {
+      if (!die_free(i, depth, used)) continue;
+      const int d = die_[i];
+      uint32_t m = own_mask_;
+      while (m) {
+        const int r = 32 - std::countl_zero(m);
+        m &= ~(1u << (r - 1));
+        if (!can_step(r, d)) continue;
+        if (!moved) {
+          moved = true;
+          raise_best(num_dice_);
+        }
+        const int t = r - d > 0 ? r - d : 0;
+        if (!results_.insert(key_ - kPointKey.k[r] + kPointKey.k[t])) continue;
+        apply(r, d);
+        path_[depth] = Step{static_cast<uint8_t>(r), static_cast<uint8_t>(t)};
+        emit(depth + 1, false);
+        undo(r, d);
+      }
+    }
+    if (!moved) leaf(depth, depth, used);
+  }
+
+  // A result counting `depth` dice played is about to be considered: deeper ones replace
+  // shallower ones (rule 6: play as many dice as possible).
+  void raise_best(int depth) {
     if (depth > best_depth_) {
       best_depth_ = depth;
       out_.clear();
       results_.clear();
     }
+  }
+
+  // A finished sequence: `depth` counts as dice played for the obligation (all of them when
+  // the game ended), `played` is the number of steps actually made.
+  void leaf(int depth, int played, unsigned used) {
+    if (depth < best_depth_) return;
+    raise_best(depth);
     // For a single die of a non-double, remember whether it was the larger (index 0).
-    bool high = depth == 1 && !is_double_ && (used & 1u);
-    uint64_t key = board_hash() ^ (high ? 0x5bd1e995ull : 0);
-    if (!results_.insert(key)) return;
-    MoveResult res;
-    // Result with the opponent to move: rotate by 12 (opponent_route) and negate.
+    const bool high = depth == 1 && !is_double_ && (used & 1u);
+    if (!results_.insert(key_ ^ (high ? 0x5bd1e995ull : 0))) return;
+    emit(played, high);
+  }
+
+  // Appends the current board as a result: rotated by 12 points and negated, so that the
+  // opponent is the mover (opponent_route), with the steps played to reach it.
+  void emit(int played, bool high) {
     static_assert(kNumPoints == 24);
     std::array<int8_t, kNumPoints> flipped;
-    for (int r = 1; r <= 12; ++r) {
-      flipped[r + 11] = static_cast<int8_t>(-b_[r]);
-      flipped[r - 1] = static_cast<int8_t>(-b_[r + 12]);
-    }
-    res.position = Position::from_mover_board(flipped, ~pos_.side_to_move());
+    std::memcpy(flipped.data(), b_ + 13, 12);
+    std::memcpy(flipped.data() + 12, b_ + 1, 12);
+    for (int8_t& v : flipped) v = static_cast<int8_t>(-v);
+    MoveResult& res = out_.emplace_back();
+    res.position = Position::from_mover_board(flipped, ~pos_.side_to_move(), pos_.opp_off(),
+                                              kNumCheckers - on_board_);
     res.move.num_steps = static_cast<uint8_t>(played);
     for (int s = 0; s < played; ++s) res.move.steps[s] = path_[s];
     res.move.side = pos_.side_to_move();
     // Single-die results number at most 15 points x 2 dice, well inside high_flags_.
-    if (depth == 1) high_flags_[out_.size()] = high;
+    if (best_depth_ == 1) high_flags_[out_.size() - 1] = high;
     if (high) any_high_ = true;
-    out_.push_back(res);
   }
 
   void finish() {
@@ -263,11 +325,11 @@ class Generator {
   MoveList& out_;
   StampedSet& nodes_;
   StampedSet& results_;
-  int8_t b_[kNumPoints + 1 + 7] = {};  // 1-based; padded for the 24-byte hash read
-  uint32_t own_mask_ = 0;              // bit r-1: the mover holds route r
-  uint32_t occ_ = 0;                   // the same in opponent-route bits, for forbidden_block()
-  int opp_lowest_ = 25;
-  int opp_off_ = 0;
+  int8_t b_[kNumPoints + 1] = {};  // 1-based
+  uint32_t own_mask_ = 0;          // bit r-1: the mover holds route r
+  uint32_t occ_ = 0;               // the same in opponent-route bits, for six_runs()
+  uint32_t block_windows_ = 0;     // six-runs that rule 4 forbids (forbidden_windows())
+  uint64_t key_ = 0;               // board key (see kPointKey)
   int outside_ = 0;
   int on_board_ = 0;
   int head_left_ = 1;

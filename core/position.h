@@ -72,6 +72,17 @@ class Position {
   // Builds a position from a mover-relative board and the mover's side; off counts are
   // recomputed from the board.
   static Position from_mover_board(const std::array<int8_t, kNumPoints>& board, Side mover);
+  // The same with the off counts given instead of recomputed; the caller vouches for them
+  // (core/movegen.cpp keeps them as it plays).
+  static Position from_mover_board(const std::array<int8_t, kNumPoints>& board, Side mover,
+                                   int own_off, int opp_off) {
+    Position p;
+    p.board_ = board;
+    p.side_ = mover;
+    p.own_off_ = static_cast<uint8_t>(own_off);
+    p.opp_off_ = static_cast<uint8_t>(opp_off);
+    return p;
+  }
 
  private:
   std::array<int8_t, kNumPoints> board_{};  // index r-1, mover-relative
@@ -80,20 +91,31 @@ class Position {
   uint8_t opp_off_ = kNumCheckers;
 };
 
-// Whether `side` holds a six-block that docs/rules.md (A turn, rule 4) forbids: six consecutive
-// points along the opponent's route with no opposing checker past the block's last point and
-// none borne off. `occupied` is a bitmask of the points `side` holds, bit i = opponent route
-// i+1; `opp_lowest` is the lowest opponent route coordinate holding an opposing checker
-// (25 if none); `opp_off` is how many the opponent has borne off.
-constexpr bool forbidden_block(uint32_t occupied, int opp_lowest, int opp_off) {
-  if (opp_off > 0) return false;
-  uint32_t w = occupied & (occupied >> 1) & (occupied >> 2) & (occupied >> 3) & (occupied >> 4) &
-               (occupied >> 5);
-  // Window starting at bit s covers opponent routes s+1..s+6; it is allowed only if some
+// The six-block rule (docs/rules.md "A turn", rule 4) on bitmasks of points, bit i = opponent
+// route i+1. six_runs() has bit s set when the mask holds the six points s+1..s+6 along the
+// opponent's route; forbidden_windows() has bit s set when such a run is forbidden: no opposing
+// checker is past it (none on a route below s+1) and none is borne off. `opp_lowest` is the
+// lowest opponent route coordinate holding an opposing checker (25 if none) and `opp_off` how
+// many the opponent has borne off. Both opp_lowest and opp_off stay fixed during a turn, so
+// core/movegen.cpp computes forbidden_windows() once per turn and keeps the mask incrementally.
+constexpr uint32_t six_runs(uint32_t occupied) {
+  return occupied & (occupied >> 1) & (occupied >> 2) & (occupied >> 3) & (occupied >> 4) &
+         (occupied >> 5);
+}
+constexpr uint32_t forbidden_windows(int opp_lowest, int opp_off) {
+  if (opp_off > 0) return 0;
+  // The run starting at bit s covers opponent routes s+1..s+6; it is allowed only if some
   // opposing checker stands below route s+1, i.e. opp_lowest <= s.
   if (opp_lowest > 24) opp_lowest = 24;
-  uint32_t bad = w & ((2u << (opp_lowest - 1)) - 1);  // bits s <= opp_lowest - 1
-  return bad != 0;
+  return (2u << (opp_lowest - 1)) - 1;  // bits s <= opp_lowest - 1
+}
+
+// Whether `side` holds a six-block that rule 4 forbids: six consecutive points along the
+// opponent's route with no opposing checker past the block's last point and none borne off.
+// `occupied` is a bitmask of the points `side` holds, bit i = opponent route i+1; opp_lowest
+// and opp_off as above.
+constexpr bool forbidden_block(uint32_t occupied, int opp_lowest, int opp_off) {
+  return (six_runs(occupied) & forbidden_windows(opp_lowest, opp_off)) != 0;
 }
 
 }  // namespace nardy
