@@ -32,22 +32,22 @@ struct PointKeys {
 constexpr PointKeys kPointKey;
 
 // Open-addressing set of 64-bit keys, cleared in O(1) by bumping a stamp; key and stamp share
-// one slot so a probe touches one cache line. Grows (and stays grown) when half full.
+// one slot so a probe touches one cache line. Each call starts on a small prefix of the slots
+// (most turns have a few dozen keys, and a small table stays in L1) and doubles it when half
+// full; the storage grows when needed and is kept for later calls.
 class StampedSet {
  public:
   StampedSet() : slots_(kInitial) {}
   void clear() {
-    if (++stamp_ == 0) {  // wrapped: really clear
-      for (Slot& s : slots_) s.stamp = 0;
-      stamp_ = 1;
-    }
+    next_stamp();
+    bits_ = kInitialBits;
     size_ = 0;
   }
   // Inserts key; returns false if it was already present.
   bool insert(uint64_t key) {
-    if (2 * (size_ + 1) > slots_.size()) grow();
-    const size_t mask = slots_.size() - 1;
-    for (size_t i = index(key) & mask;; i = (i + 1) & mask) {
+    if (2 * (size_ + 1) > (size_t{1} << bits_)) grow();
+    const size_t mask = (size_t{1} << bits_) - 1;
+    for (size_t i = index(key);; i = (i + 1) & mask) {
       Slot& s = slots_[i];
       if (s.stamp != stamp_) {
         s.stamp = stamp_;
@@ -64,19 +64,31 @@ class StampedSet {
     uint64_t key = 0;
     uint32_t stamp = 0;
   };
-  static constexpr size_t kInitial = 1024;
-  static size_t index(uint64_t key) { return (key * 0x9E3779B97F4A7C15ull) >> 40; }
+  static constexpr int kInitialBits = 7;
+  static constexpr size_t kInitial = 4096;
+  size_t index(uint64_t key) const { return (key * 0x9E3779B97F4A7C15ull) >> (64 - bits_); }
+  void next_stamp() {
+    if (++stamp_ == 0) {  // wrapped: really clear
+      for (Slot& s : slots_) s.stamp = 0;
+      stamp_ = 1;
+    }
+  }
   void grow() {
-    std::vector<Slot> old(slots_.size() * 2);
-    old.swap(slots_);
-    const uint32_t s = stamp_;
-    stamp_ = 1;
+    const size_t n = size_t{1} << bits_;
+    std::vector<uint64_t>& keys = scratch_;  // kept, so that it too stops allocating
+    keys.clear();
+    for (size_t i = 0; i < n; ++i)
+      if (slots_[i].stamp == stamp_) keys.push_back(slots_[i].key);
+    ++bits_;
+    if ((size_t{1} << bits_) > slots_.size()) slots_.resize(size_t{1} << bits_);
+    next_stamp();
     size_ = 0;
-    for (const Slot& o : old)
-      if (o.stamp == s) insert(o.key);
+    for (uint64_t k : keys) insert(k);
   }
   std::vector<Slot> slots_;
+  std::vector<uint64_t> scratch_;
   uint32_t stamp_ = 1;
+  int bits_ = kInitialBits;
   size_t size_ = 0;
 };
 
@@ -85,10 +97,17 @@ constexpr uint32_t opp_bit(int r) {
   return 1u << (opponent_route(r) - 1);
 }
 
+// Index of the mover's route r in the result's board, which is seen from the opponent: the
+// opponent's route coordinate of the same point, minus one (the board is also negated).
+constexpr int result_index(int r) {
+  return opponent_route(r) - 1;
+}
+
 // Depth-first search over the steps of a turn on one mutable board (apply/undo), keeping
-// incrementally: the mover's occupied points (as route bits and as opponent-route bits for the
-// six-block rule), the checkers outside home and on the board, the head allowance left and the
-// board key. See the contract and the algorithm in core/movegen.h.
+// incrementally: the mover's occupied points as route bits (to find the steps of a die with a
+// few bit operations) and as opponent-route bits (for the six-block rule), the checkers
+// outside home and on the board, the head allowance left, the board key and the board as the
+// result will show it. See the contract and the algorithm in core/movegen.h.
 class Generator {
  public:
   Generator(const Position& pos, Dice dice, int head_allowance, MoveList& out, StampedSet& nodes,
@@ -97,8 +116,9 @@ class Generator {
     const auto& mb = pos.mover_board();
     int opp_lowest = 25;
     for (int r = 1; r <= kNumPoints; ++r) {
-      int v = mb[r - 1];
+      const int v = mb[r - 1];
       b_[r] = static_cast<int8_t>(v);
+      rb_[result_index(r)] = static_cast<int8_t>(-v);
       if (v > 0) {
         own_mask_ |= 1u << (r - 1);
         occ_ |= opp_bit(r);
@@ -106,6 +126,7 @@ class Generator {
         on_board_ += v;
         key_ += static_cast<uint64_t>(v) * kPointKey.k[r];
       } else if (v < 0) {
+        opp_mask_ |= 1u << (r - 1);
         opp_lowest = std::min(opp_lowest, opponent_route(r));
       }
     }
@@ -131,25 +152,31 @@ class Generator {
   }
 
  private:
-  // Whether one checker may move from r by d in the current state (docs/rules.md rules 2-5).
-  bool can_step(int r, int d) const {
-    if (r == kHeadRoute && head_left_ == 0) return false;  // rule 3: head rule
-    const int t = r - d;
-    if (t >= 1) {
-      const int v = b_[t];
-      if (v < 0) return false;  // rule 2: a point held by the opponent is closed
-      if (v == 0 && block_windows_ != 0) {  // rule 4: a newly held point may complete a block
-        uint32_t occ = occ_ | opp_bit(t);
-        if (b_[r] == 1) occ &= ~opp_bit(r);
-        if (six_runs(occ) & block_windows_) return false;
-      }
-      return true;
+  // Route bits (bit r-1) of the checkers that may step by d now (docs/rules.md rules 2-5),
+  // all but the six-block check, which blocked() makes per step.
+  uint32_t movable(int d) const {
+    // Rule 2: the landing point r - d >= 1 holds no opposing checker.
+    uint32_t m = own_mask_ & ~(opp_mask_ << d) & ~((1u << d) - 1);
+    if (head_left_ == 0) m &= ~(1u << (kHeadRoute - 1));  // rule 3: head rule
+    // Rule 5: bearing off once all remaining checkers are home; a die equal to r bears off
+    // from r, a larger die only from the highest occupied point.
+    if (outside_ == 0) {
+      const int highest = std::bit_width(own_mask_);
+      if (highest <= d)
+        m |= 1u << (highest - 1);
+      else
+        m |= own_mask_ & (1u << (d - 1));
     }
-    // Rule 5: bearing off once all remaining checkers are home; an overshooting die only
-    // from the highest occupied point.
-    if (outside_ > 0) return false;
-    if (t == 0) return true;
-    return (own_mask_ >> r) == 0;
+    return m;
+  }
+
+  // Rule 4: whether the step r -> t (t >= 1) makes a forbidden six-block. Only a step onto an
+  // empty point can, since the points held change only there.
+  bool blocked(int r, int t) const {
+    if (block_windows_ == 0 || (own_mask_ & (1u << (t - 1)))) return false;
+    uint32_t occ = occ_ | opp_bit(t);
+    if (b_[r] == 1) occ &= ~opp_bit(r);
+    return (six_runs(occ) & block_windows_) != 0;
   }
 
   void apply(int r, int d) {
@@ -158,6 +185,7 @@ class Generator {
       own_mask_ &= ~(1u << (r - 1));
       occ_ &= ~opp_bit(r);
     }
+    ++rb_[result_index(r)];
     key_ -= kPointKey.k[r];
     if (r == kHeadRoute) --head_left_;
     if (r > kHomeSize && t <= kHomeSize) --outside_;
@@ -166,6 +194,7 @@ class Generator {
         own_mask_ |= 1u << (t - 1);
         occ_ |= opp_bit(t);
       }
+      --rb_[result_index(t)];
       key_ += kPointKey.k[t];
     } else {
       --on_board_;
@@ -179,6 +208,7 @@ class Generator {
         own_mask_ &= ~(1u << (t - 1));
         occ_ &= ~opp_bit(t);
       }
+      ++rb_[result_index(t)];
       key_ -= kPointKey.k[t];
     } else {
       ++on_board_;
@@ -189,6 +219,7 @@ class Generator {
       own_mask_ |= 1u << (r - 1);
       occ_ |= opp_bit(r);
     }
+    --rb_[result_index(r)];
     key_ += kPointKey.k[r];
   }
 
@@ -222,14 +253,15 @@ class Generator {
     for (int i = 0; i < num_dice_; ++i) {
       if (!die_free(i, depth, used)) continue;
       const int d = die_[i];
-      uint32_t m = own_mask_;
+      uint32_t m = movable(d);
       while (m) {
-        const int r = 32 - std::countl_zero(m);  // rearmost checker first
+        const int r = std::bit_width(m);  // rearmost checker first
         m &= ~(1u << (r - 1));
-        if (!can_step(r, d)) continue;
+        const int t = r > d ? r - d : 0;
+        if (t > 0 && blocked(r, t)) continue;
         moved = true;
         apply(r, d);
-        path_[depth] = Step{static_cast<uint8_t>(r), static_cast<uint8_t>(r - d > 0 ? r - d : 0)};
+        path_[depth] = Step{static_cast<uint8_t>(r), static_cast<uint8_t>(t)};
         search(depth + 1, used | (1u << i));
         undo(r, d);
       }
@@ -238,27 +270,26 @@ class Generator {
   }
 
   // The last die: each step ends the turn with every die played, so the result's key is the
-  // board key after the step, known without playing it; only a new result is played and kept.
+  // board key after the step, known without playing it; only a new result is kept, written
+  // from the current board with the step patched in.
   void last_step(int depth, unsigned used) {
     bool moved = false;
     for (int i = 0; i < num_dice_; ++i) {
       if (!die_free(i, depth, used)) continue;
       const int d = die_[i];
-      uint32_t m = own_mask_;
+      uint32_t m = movable(d);
       while (m) {
-        const int r = 32 - std::countl_zero(m);
+        const int r = std::bit_width(m);
         m &= ~(1u << (r - 1));
-        if (!can_step(r, d)) continue;
+        const int t = r > d ? r - d : 0;
+        if (t > 0 && blocked(r, t)) continue;
         if (!moved) {
           moved = true;
           raise_best(num_dice_);
         }
-        const int t = r - d > 0 ? r - d : 0;
         if (!results_.insert(key_ - kPointKey.k[r] + kPointKey.k[t])) continue;
-        apply(r, d);
         path_[depth] = Step{static_cast<uint8_t>(r), static_cast<uint8_t>(t)};
-        emit(depth + 1, false);
-        undo(r, d);
+        emit(depth + 1, false, r, t);
       }
     }
     if (!moved) leaf(depth, depth, used);
@@ -282,20 +313,25 @@ class Generator {
     // For a single die of a non-double, remember whether it was the larger (index 0).
     const bool high = depth == 1 && !is_double_ && (used & 1u);
     if (!results_.insert(key_ ^ (high ? 0x5bd1e995ull : 0))) return;
-    emit(played, high);
+    emit(played, high, 0, 0);
   }
 
-  // Appends the current board as a result: rotated by 12 points and negated, so that the
-  // opponent is the mover (opponent_route), with the steps played to reach it.
-  void emit(int played, bool high) {
-    static_assert(kNumPoints == 24);
-    std::array<int8_t, kNumPoints> flipped;
-    std::memcpy(flipped.data(), b_ + 13, 12);
-    std::memcpy(flipped.data() + 12, b_ + 1, 12);
-    for (int8_t& v : flipped) v = static_cast<int8_t>(-v);
+  // Appends the current board, after one more step r -> t if r > 0, as a result with the
+  // first `played` steps of path_.
+  void emit(int played, bool high, int r, int t) {
     MoveResult& res = out_.emplace_back();
-    res.position = Position::from_mover_board(flipped, ~pos_.side_to_move(), pos_.opp_off(),
-                                              kNumCheckers - on_board_);
+    std::array<int8_t, kNumPoints> board;
+    std::memcpy(board.data(), rb_, kNumPoints);
+    int mover_off = kNumCheckers - on_board_;
+    if (r > 0) {
+      ++board[result_index(r)];
+      if (t > 0)
+        --board[result_index(t)];
+      else
+        ++mover_off;
+    }
+    res.position = Position::from_mover_board(board, ~pos_.side_to_move(), pos_.opp_off(),
+                                              mover_off);
     res.move.num_steps = static_cast<uint8_t>(played);
     for (int s = 0; s < played; ++s) res.move.steps[s] = path_[s];
     res.move.side = pos_.side_to_move();
@@ -325,9 +361,11 @@ class Generator {
   MoveList& out_;
   StampedSet& nodes_;
   StampedSet& results_;
-  int8_t b_[kNumPoints + 1] = {};  // 1-based
+  int8_t b_[kNumPoints + 1] = {};  // 1-based, mover's route coordinates: + mover, - opponent
+  int8_t rb_[kNumPoints] = {};     // the same board as a result shows it (result_index())
   uint32_t own_mask_ = 0;          // bit r-1: the mover holds route r
-  uint32_t occ_ = 0;               // the same in opponent-route bits, for six_runs()
+  uint32_t opp_mask_ = 0;          // bit r-1: the opponent holds route r (fixed for the turn)
+  uint32_t occ_ = 0;               // own_mask_ in opponent-route bits, for six_runs()
   uint32_t block_windows_ = 0;     // six-runs that rule 4 forbids (forbidden_windows())
   uint64_t key_ = 0;               // board key (see kPointKey)
   int outside_ = 0;
