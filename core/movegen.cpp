@@ -92,6 +92,25 @@ class StampedSet {
   size_t size_ = 0;
 };
 
+// SWAR helpers on eight signed counts packed in a word (byte i = one point).
+constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full, kHigh1 = 0x8080808080808080ull;
+// Bit 7 of each byte set where the byte is non-zero.
+constexpr uint64_t nonzero_bytes(uint64_t x) {
+  return (((x & kLow7) + kLow7) | x) & kHigh1;
+}
+// Gathers bit 7 of each byte into bits 0..7 (byte i -> bit i).
+constexpr uint32_t byte_mask(uint64_t x) {
+  return static_cast<uint32_t>((((x & kHigh1) >> 7) * 0x0102040810204080ull) >> 56);
+}
+// Negates each byte (two's complement, no carry between bytes).
+constexpr uint64_t negate_bytes(uint64_t x) {
+  const uint64_t a = ~x;
+  return ((a & kLow7) + 0x0101010101010101ull) ^ (a & kHigh1);
+}
+static_assert(byte_mask(nonzero_bytes(0x00ff0100fe000f00ull)) == 0b01101010);
+static_assert(byte_mask(0x00ff0100fe000f00ull) == 0b01001000);
+static_assert(negate_bytes(0x00ff0100fe807f01ull) == 0x0001ff00028081ffull);
+
 // Bit of the mover's route r in the opponent-route occupancy mask (position.h six_runs()).
 constexpr uint32_t opp_bit(int r) {
   return 1u << (opponent_route(r) - 1);
@@ -101,6 +120,30 @@ constexpr uint32_t opp_bit(int r) {
 // opponent's route coordinate of the same point, minus one (the board is also negated).
 constexpr int result_index(int r) {
   return opponent_route(r) - 1;
+}
+
+// The result board is kept in two 16-byte vectors (GCC/Clang vector extension) and changed by
+// whole-vector additions: a byte store followed by a wider load of the same bytes stalls the
+// CPU (failed store forwarding), which copying the board out after byte-wise updates did.
+typedef int8_t Bytes16 __attribute__((vector_size(16)));
+struct Board32 {
+  Bytes16 lo, hi;  // bytes 0..15 and 16..31; 24..31 stay zero
+};
+
+// kUnit.v[i] has a single 1 at byte i (i < 24); kUnit.v[24] is all zero (no point).
+struct UnitBoards {
+  alignas(16) int8_t v[kNumPoints + 1][32] = {};
+  constexpr UnitBoards() {
+    for (int i = 0; i < kNumPoints; ++i) v[i][i] = 1;
+  }
+};
+constexpr UnitBoards kUnit;
+
+inline Board32 unit(int i) {
+  Board32 u;
+  std::memcpy(&u.lo, kUnit.v[i], 16);
+  std::memcpy(&u.hi, kUnit.v[i] + 16, 16);
+  return u;
 }
 
 // Depth-first search over the steps of a turn on one mutable board (apply/undo), keeping
@@ -113,23 +156,35 @@ class Generator {
   Generator(const Position& pos, Dice dice, int head_allowance, MoveList& out, StampedSet& nodes,
             StampedSet& results)
       : pos_(pos), out_(out), nodes_(nodes), results_(results) {
-    const auto& mb = pos.mover_board();
-    int opp_lowest = 25;
-    for (int r = 1; r <= kNumPoints; ++r) {
-      const int v = mb[r - 1];
-      b_[r] = static_cast<int8_t>(v);
-      rb_[result_index(r)] = static_cast<int8_t>(-v);
-      if (v > 0) {
-        own_mask_ |= 1u << (r - 1);
-        occ_ |= opp_bit(r);
-        if (r > kHomeSize) outside_ += v;
-        on_board_ += v;
-        key_ += static_cast<uint64_t>(v) * kPointKey.k[r];
-      } else if (v < 0) {
-        opp_mask_ |= 1u << (r - 1);
-        opp_lowest = std::min(opp_lowest, opponent_route(r));
-      }
+    // The 24 counts as three words, read eight points at a time (SWAR).
+    uint64_t w[3];
+    std::memcpy(w, pos.mover_board().data(), kNumPoints);
+    std::memcpy(b_ + 1, w, kNumPoints);
+    for (int k = 0; k < 3; ++k) {
+      own_mask_ |= byte_mask(nonzero_bytes(w[k]) & ~w[k]) << (8 * k);
+      opp_mask_ |= byte_mask(w[k]) << (8 * k);
     }
+    occ_ = ((own_mask_ & 0xfffu) << 12) | (own_mask_ >> 12);  // opp_bit() of every point
+    on_board_ = kNumCheckers - pos.own_off();
+    int home = 0;
+    for (uint32_t m = own_mask_; m; m &= m - 1) {
+      const int r = std::countr_zero(m) + 1;
+      key_ += static_cast<uint64_t>(b_[r]) * kPointKey.k[r];
+      if (r <= kHomeSize) home += b_[r];
+    }
+    outside_ = on_board_ - home;
+    // The opponent's rearmost-from-its-end checker: its lowest route, on the mover's r > 12
+    // (opponent route r - 12) if any, else on r <= 12 (opponent route r + 12).
+    const int opp_lowest = (opp_mask_ >> 12) ? std::countr_zero(opp_mask_ >> 12) + 1
+                           : opp_mask_       ? std::countr_zero(opp_mask_) + 13
+                                             : 25;
+    // The result board: rotated by 12 points (opponent_route) and negated.
+    typedef uint64_t Words2 __attribute__((vector_size(16)));
+    const Words2 lo = {negate_bytes((w[1] >> 32) | (w[2] << 32)),
+                       negate_bytes((w[2] >> 32) | (w[0] << 32))};
+    const Words2 hi = {negate_bytes((w[0] >> 32) | (w[1] << 32)), 0};
+    rb_.lo = std::bit_cast<Bytes16>(lo);
+    rb_.hi = std::bit_cast<Bytes16>(hi);
     block_windows_ = forbidden_windows(opp_lowest, pos.opp_off());
     head_left_ = head_allowance;
     is_double_ = dice.is_double();
@@ -185,7 +240,7 @@ class Generator {
       own_mask_ &= ~(1u << (r - 1));
       occ_ &= ~opp_bit(r);
     }
-    ++rb_[result_index(r)];
+    shift_result(r, t);
     key_ -= kPointKey.k[r];
     if (r == kHeadRoute) --head_left_;
     if (r > kHomeSize && t <= kHomeSize) --outside_;
@@ -194,7 +249,6 @@ class Generator {
         own_mask_ |= 1u << (t - 1);
         occ_ |= opp_bit(t);
       }
-      --rb_[result_index(t)];
       key_ += kPointKey.k[t];
     } else {
       --on_board_;
@@ -208,7 +262,6 @@ class Generator {
         own_mask_ &= ~(1u << (t - 1));
         occ_ &= ~opp_bit(t);
       }
-      ++rb_[result_index(t)];
       key_ -= kPointKey.k[t];
     } else {
       ++on_board_;
@@ -219,9 +272,18 @@ class Generator {
       own_mask_ |= 1u << (r - 1);
       occ_ |= opp_bit(r);
     }
-    --rb_[result_index(r)];
+    shift_result(t, r);
     key_ += kPointKey.k[r];
   }
+
+  // The result board after one checker of the mover went from route r to t (0: off, or no
+  // point when r == 0): the board is negated, so r gains one and t loses one.
+  static Board32 moved(const Board32& b, int r, int t) {
+    const Board32 ur = unit(r > 0 ? result_index(r) : kNumPoints);
+    const Board32 ut = unit(t > 0 ? result_index(t) : kNumPoints);
+    return {b.lo + ur.lo - ut.lo, b.hi + ur.hi - ut.hi};
+  }
+  void shift_result(int r, int t) { rb_ = moved(rb_, r, t); }
 
   // Whether die index i may be played at `depth` (a double plays its dice in turn).
   bool die_free(int i, int depth, unsigned used) const {
@@ -320,18 +382,12 @@ class Generator {
   // first `played` steps of path_.
   void emit(int played, bool high, int r, int t) {
     MoveResult& res = out_.emplace_back();
-    std::array<int8_t, kNumPoints> board;
-    std::memcpy(board.data(), rb_, kNumPoints);
-    int mover_off = kNumCheckers - on_board_;
-    if (r > 0) {
-      ++board[result_index(r)];
-      if (t > 0)
-        --board[result_index(t)];
-      else
-        ++mover_off;
-    }
-    res.position = Position::from_mover_board(board, ~pos_.side_to_move(), pos_.opp_off(),
-                                              mover_off);
+    const Board32 b = moved(rb_, r, t);
+    alignas(16) int8_t board[32];
+    std::memcpy(board, &b.lo, 16);
+    std::memcpy(board + 16, &b.hi, 16);
+    const int mover_off = kNumCheckers - on_board_ + (r > 0 && t == 0);
+    res.position.assign_mover_board(board, ~pos_.side_to_move(), pos_.opp_off(), mover_off);
     res.move.num_steps = static_cast<uint8_t>(played);
     for (int s = 0; s < played; ++s) res.move.steps[s] = path_[s];
     res.move.side = pos_.side_to_move();
@@ -362,7 +418,7 @@ class Generator {
   StampedSet& nodes_;
   StampedSet& results_;
   int8_t b_[kNumPoints + 1] = {};  // 1-based, mover's route coordinates: + mover, - opponent
-  int8_t rb_[kNumPoints] = {};     // the same board as a result shows it (result_index())
+  Board32 rb_{};                   // the same board as a result shows it (result_index())
   uint32_t own_mask_ = 0;          // bit r-1: the mover holds route r
   uint32_t opp_mask_ = 0;          // bit r-1: the opponent holds route r (fixed for the turn)
   uint32_t occ_ = 0;               // own_mask_ in opponent-route bits, for six_runs()

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -72,16 +73,14 @@ class Position {
   // Builds a position from a mover-relative board and the mover's side; off counts are
   // recomputed from the board.
   static Position from_mover_board(const std::array<int8_t, kNumPoints>& board, Side mover);
-  // The same with the off counts given instead of recomputed; the caller vouches for them
-  // (core/movegen.cpp keeps them as it plays).
-  static Position from_mover_board(const std::array<int8_t, kNumPoints>& board, Side mover,
-                                   int own_off, int opp_off) {
-    Position p;
-    p.board_ = board;
-    p.side_ = mover;
-    p.own_off_ = static_cast<uint8_t>(own_off);
-    p.opp_off_ = static_cast<uint8_t>(opp_off);
-    return p;
+  // Overwrites this position in place with a mover-relative board, the mover and the off
+  // counts, which the caller vouches for (core/movegen.cpp keeps them as it plays; writing in
+  // place spares its hot path a temporary).
+  void assign_mover_board(const int8_t* board, Side mover, int own_off, int opp_off) {
+    std::memcpy(board_.data(), board, kNumPoints);
+    side_ = mover;
+    own_off_ = static_cast<uint8_t>(own_off);
+    opp_off_ = static_cast<uint8_t>(opp_off);
   }
 
  private:
