@@ -164,6 +164,7 @@ class Generator {
       own_mask_ |= byte_mask(nonzero_bytes(w[k]) & ~w[k]) << (8 * k);
       opp_mask_ |= byte_mask(w[k]) << (8 * k);
     }
+    own_start_ = own_mask_;
     occ_ = ((own_mask_ & 0xfffu) << 12) | (own_mask_ >> 12);  // opp_bit() of every point
     on_board_ = kNumCheckers - pos.own_off();
     int home = 0;
@@ -322,6 +323,7 @@ class Generator {
         const int t = r > d ? r - d : 0;
         if (t > 0 && blocked(r, t)) continue;
         moved = true;
+        if (depth == 0 && i == 0) first_high_ |= 1u << (r - 1);
         apply(r, d);
         path_[depth] = Step{static_cast<uint8_t>(r), static_cast<uint8_t>(t)};
         search(depth + 1, used | (1u << i));
@@ -334,17 +336,31 @@ class Generator {
   // The last die: each step ends the turn with every die played, so the result's key is the
   // board key after the step, known without playing it; only a new result is kept, written
   // from the current board with the step patched in.
+  //
+  // Non-doubles, smaller die first (the second dice order): a larger-die step from a point r
+  // that held a checker before the turn and from which the larger die was legal as the first
+  // step ends where "r with the larger die, then the smaller-die step just played" ends, a
+  // sequence the first order played (the smaller-die step stays legal after it: its landing
+  // and the final board are the same, the head allowance and bearing off only get easier).
+  // Such a step is a known duplicate: it is not probed, and not even checked once `moved`.
   void last_step(int depth, unsigned used) {
     bool moved = false;
     for (int i = 0; i < num_dice_; ++i) {
       if (!die_free(i, depth, used)) continue;
       const int d = die_[i];
       uint32_t m = movable(d);
+      const uint32_t known = !is_double_ && i == 0 ? first_high_ & own_start_ : 0;
       while (m) {
         const int r = std::bit_width(m);
         m &= ~(1u << (r - 1));
         const int t = r > d ? r - d : 0;
+        const bool dup = (known >> (r - 1)) & 1u;
+        if (dup && moved) continue;
         if (t > 0 && blocked(r, t)) continue;
+        if (dup) {
+          moved = true;  // best_depth_ is already num_dice_: the first order got there
+          continue;
+        }
         if (!moved) {
           moved = true;
           raise_best(num_dice_);
@@ -431,6 +447,8 @@ class Generator {
   int num_dice_ = 2;
   uint8_t die_[4] = {};
   Step path_[4] = {};
+  uint32_t own_start_ = 0;         // own_mask_ before the turn
+  uint32_t first_high_ = 0;        // non-doubles: points the larger die may leave first
   int best_depth_ = -1;
   bool any_high_ = false;
   bool high_flags_[64] = {};
