@@ -111,9 +111,17 @@ static_assert(byte_mask(nonzero_bytes(0x00ff0100fe000f00ull)) == 0b01101010);
 static_assert(byte_mask(0x00ff0100fe000f00ull) == 0b01001000);
 static_assert(negate_bytes(0x00ff0100fe807f01ull) == 0x0001ff00028081ffull);
 
-// Bit of the mover's route r in the opponent-route occupancy mask (position.h six_runs()).
-constexpr uint32_t opp_bit(int r) {
-  return 1u << (opponent_route(r) - 1);
+// Bit of the mover's route r in the opponent-route occupancy mask (position.h six_runs()),
+// from a table (r = 1..24).
+struct OppBits {
+  uint32_t bit[kNumPoints + 1] = {};
+  constexpr OppBits() {
+    for (int r = 1; r <= kNumPoints; ++r) bit[r] = 1u << (opponent_route(r) - 1);
+  }
+};
+constexpr OppBits kOppBits;
+inline uint32_t opp_bit(int r) {
+  return kOppBits.bit[r];
 }
 
 // Index of the mover's route r in the result's board, which is seen from the opponent: the
@@ -130,19 +138,22 @@ struct Board32 {
   Bytes16 lo, hi;  // bytes 0..15 and 16..31; 24..31 stay zero
 };
 
-// kUnit.v[i] has a single 1 at byte i (i < 24); kUnit.v[24] is all zero (no point).
+// kUnit.v[r] has a single 1 at the result byte of the mover's route r (result_index(r));
+// kUnit.v[0] is all zero (off the board, or no point).
 struct UnitBoards {
   alignas(16) int8_t v[kNumPoints + 1][32] = {};
   constexpr UnitBoards() {
-    for (int i = 0; i < kNumPoints; ++i) v[i][i] = 1;
+    for (int r = 1; r <= kNumPoints; ++r) v[r][result_index(r)] = 1;
   }
 };
 constexpr UnitBoards kUnit;
 
-inline Board32 unit(int i) {
+// The unit board of route r (r <= 0: the zero board).
+inline Board32 unit(int r) {
   Board32 u;
-  std::memcpy(&u.lo, kUnit.v[i], 16);
-  std::memcpy(&u.hi, kUnit.v[i] + 16, 16);
+  const int8_t* p = kUnit.v[r > 0 ? r : 0];
+  std::memcpy(&u.lo, p, 16);
+  std::memcpy(&u.hi, p + 16, 16);
   return u;
 }
 
@@ -280,11 +291,23 @@ class Generator {
   // The result board after one checker of the mover went from route r to t (0: off, or no
   // point when r == 0): the board is negated, so r gains one and t loses one.
   static Board32 moved(const Board32& b, int r, int t) {
-    const Board32 ur = unit(r > 0 ? result_index(r) : kNumPoints);
-    const Board32 ut = unit(t > 0 ? result_index(t) : kNumPoints);
+    const Board32 ur = unit(r);
+    const Board32 ut = unit(t);
     return {b.lo + ur.lo - ut.lo, b.hi + ur.hi - ut.hi};
   }
   void shift_result(int r, int t) { rb_ = moved(rb_, r, t); }
+
+  // The path is kept as one word, written whole: a 2-byte store read back by an 8-byte load
+  // would stall as the result board did.
+  static uint64_t step_bits(int r, int t) {
+    return std::bit_cast<uint16_t>(Step{static_cast<uint8_t>(r), static_cast<uint8_t>(t)});
+  }
+  static uint64_t low_steps(int n) {
+    return n >= 4 ? ~uint64_t{0} : (uint64_t{1} << (16 * n)) - 1;
+  }
+  void set_step(int depth, int r, int t) {
+    path_ = (path_ & low_steps(depth)) | (step_bits(r, t) << (16 * depth));
+  }
 
   // Whether die index i may be played at `depth` (a double plays its dice in turn).
   bool die_free(int i, int depth, unsigned used) const {
@@ -325,7 +348,7 @@ class Generator {
         moved = true;
         if (depth == 0 && i == 0) first_high_ |= 1u << (r - 1);
         apply(r, d);
-        path_[depth] = Step{static_cast<uint8_t>(r), static_cast<uint8_t>(t)};
+        set_step(depth, r, t);
         search(depth + 1, used | (1u << i));
         undo(r, d);
       }
@@ -366,7 +389,6 @@ class Generator {
           raise_best(num_dice_);
         }
         if (!results_.insert(key_ - kPointKey.k[r] + kPointKey.k[t])) continue;
-        path_[depth] = Step{static_cast<uint8_t>(r), static_cast<uint8_t>(t)};
         emit(depth + 1, false, r, t);
       }
     }
@@ -405,7 +427,12 @@ class Generator {
     const int mover_off = kNumCheckers - on_board_ + (r > 0 && t == 0);
     res.position.assign_mover_board(board, ~pos_.side_to_move(), pos_.opp_off(), mover_off);
     res.move.num_steps = static_cast<uint8_t>(played);
-    for (int s = 0; s < played; ++s) res.move.steps[s] = path_[s];
+    // The steps played, the rest zero as in a default Move; with r > 0 the last one is r -> t.
+    static_assert(sizeof(res.move.steps) == 8 && sizeof(Step) == 2 &&
+                  std::endian::native == std::endian::little);
+    uint64_t steps = path_ & low_steps(r > 0 ? played - 1 : played);
+    if (r > 0) steps |= step_bits(r, t) << (16 * (played - 1));
+    res.move.steps = std::bit_cast<std::array<Step, 4>>(steps);
     res.move.side = pos_.side_to_move();
     // Single-die results number at most 15 points x 2 dice, well inside high_flags_.
     if (best_depth_ == 1) high_flags_[out_.size() - 1] = high;
@@ -446,7 +473,7 @@ class Generator {
   bool is_double_ = false;
   int num_dice_ = 2;
   uint8_t die_[4] = {};
-  Step path_[4] = {};
+  uint64_t path_ = 0;  // the steps so far, step i in bits 16i..16i+15 (Step's layout)
   uint32_t own_start_ = 0;         // own_mask_ before the turn
   uint32_t first_high_ = 0;        // non-doubles: points the larger die may leave first
   int best_depth_ = -1;
