@@ -214,7 +214,7 @@ class Generator {
     out_.clear();
     results_.clear();
     if (is_double_) nodes_.clear();
-    search(0, 0);
+    search(0, 0, 0, 0);
     finish();
   }
 
@@ -315,7 +315,28 @@ class Generator {
   }
 
   // used: bitmask of dice indices already played (non-doubles); depth: steps played.
-  void search(int depth, unsigned used) {
+  // Known duplicates (both kinds skip a step whose sequence was met earlier in the search,
+  // which the hash sets would reject anyway, but at the cost of playing and probing it):
+  //  * doubles: after a step from `prev`, a step from a point r > prev from which the die was
+  //    legal before that step (`prev_legal`, the parent's legal steps, all known for r > prev
+  //    since the rearmost are tried first) reaches the board that "r first, then prev" reached
+  //    earlier: the prev step stays legal after r's (same landing; the head allowance and
+  //    bearing off only get easier, and an overshoot from prev leaves nothing above prev; the
+  //    board after both is the same one, checked for six-blocks);
+  //  * non-doubles, smaller die first (the second dice order): a larger-die step from a point
+  //    that held a checker before the turn and from which the larger die was legal as the
+  //    first step ends where "that step, then the smaller-die step just played" ended in the
+  //    first order, by the same argument.
+  // A known duplicate still counts as a legal step for rule 6 (`moved`) once its six-block
+  // check passes.
+  uint32_t known_duplicates(int depth, int i, int prev, uint32_t prev_legal) const {
+    if (is_double_) return depth > 0 ? prev_legal & (~0u << prev) : 0;
+    return depth == 1 && i == 0 ? first_high_ & own_start_ : 0;
+  }
+
+  // used: bitmask of dice indices already played (non-doubles); depth: steps played; prev and
+  // prev_legal: the route of the last step and the steps that were legal with it (above).
+  void search(int depth, unsigned used, int prev, uint32_t prev_legal) {
     if (on_board_ == 0) {  // rule 6: the last checker is off, the game ends, dice are void
       leaf(num_dice_, depth, used);
       return;
@@ -332,7 +353,7 @@ class Generator {
       if (!nodes_.insert(key_ ^ splitmix64_at(static_cast<uint64_t>(depth)))) return;
     }
     if (depth == num_dice_ - 1) {
-      last_step(depth, used);
+      last_step(depth, used, prev, prev_legal);
       return;
     }
     bool moved = false;
@@ -340,39 +361,37 @@ class Generator {
       if (!die_free(i, depth, used)) continue;
       const int d = die_[i];
       uint32_t m = movable(d);
+      const uint32_t known = known_duplicates(depth, i, prev, prev_legal);
+      uint32_t legal = 0;
       while (m) {
         const int r = std::bit_width(m);  // rearmost checker first
         m &= ~(1u << (r - 1));
         const int t = r > d ? r - d : 0;
         if (t > 0 && blocked(r, t)) continue;
         moved = true;
-        if (depth == 0 && i == 0) first_high_ |= 1u << (r - 1);
+        legal |= 1u << (r - 1);
+        if ((known >> (r - 1)) & 1u) continue;
         apply(r, d);
         set_step(depth, r, t);
-        search(depth + 1, used | (1u << i));
+        search(depth + 1, used | (1u << i), r, legal);
         undo(r, d);
       }
+      if (depth == 0 && i == 0) first_high_ = legal;
     }
     if (!moved) leaf(depth, depth, used);
   }
 
   // The last die: each step ends the turn with every die played, so the result's key is the
   // board key after the step, known without playing it; only a new result is kept, written
-  // from the current board with the step patched in.
-  //
-  // Non-doubles, smaller die first (the second dice order): a larger-die step from a point r
-  // that held a checker before the turn and from which the larger die was legal as the first
-  // step ends where "r with the larger die, then the smaller-die step just played" ends, a
-  // sequence the first order played (the smaller-die step stays legal after it: its landing
-  // and the final board are the same, the head allowance and bearing off only get easier).
-  // Such a step is a known duplicate: it is not probed, and not even checked once `moved`.
-  void last_step(int depth, unsigned used) {
+  // from the current board with the step patched in. Known duplicates (above) are not probed,
+  // nor even checked once `moved`.
+  void last_step(int depth, unsigned used, int prev, uint32_t prev_legal) {
     bool moved = false;
     for (int i = 0; i < num_dice_; ++i) {
       if (!die_free(i, depth, used)) continue;
       const int d = die_[i];
       uint32_t m = movable(d);
-      const uint32_t known = !is_double_ && i == 0 ? first_high_ & own_start_ : 0;
+      const uint32_t known = known_duplicates(depth, i, prev, prev_legal);
       while (m) {
         const int r = std::bit_width(m);
         m &= ~(1u << (r - 1));
@@ -381,7 +400,7 @@ class Generator {
         if (dup && moved) continue;
         if (t > 0 && blocked(r, t)) continue;
         if (dup) {
-          moved = true;  // best_depth_ is already num_dice_: the first order got there
+          moved = true;  // best_depth_ is already num_dice_: the earlier sequence got there
           continue;
         }
         if (!moved) {
