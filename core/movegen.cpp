@@ -214,7 +214,10 @@ class Generator {
     out_.clear();
     results_.clear();
     if (is_double_) nodes_.clear();
-    search(0, 0, 0, 0);
+    if (is_double_)
+      search<true>(0, 0, 0, 0);
+    else
+      search<false>(0, 0, 0, 0);
     finish();
   }
 
@@ -310,8 +313,9 @@ class Generator {
   }
 
   // Whether die index i may be played at `depth` (a double plays its dice in turn).
-  bool die_free(int i, int depth, unsigned used) const {
-    return is_double_ ? i == depth : (used & (1u << i)) == 0;
+  template <bool D>
+  static bool die_free(int i, int depth, unsigned used) {
+    return D ? i == depth : (used & (1u << i)) == 0;
   }
 
   // used: bitmask of dice indices already played (non-doubles); depth: steps played.
@@ -329,19 +333,23 @@ class Generator {
   //    first order, by the same argument.
   // A known duplicate still counts as a legal step for rule 6 (`moved`) once its six-block
   // check passes.
+  template <bool D>
   uint32_t known_duplicates(int depth, int i, int prev, uint32_t prev_legal) const {
-    if (is_double_) return depth > 0 ? prev_legal & (~0u << prev) : 0;
+    if constexpr (D) return depth > 0 ? prev_legal & (~0u << prev) : 0;
     return depth == 1 && i == 0 ? first_high_ & own_start_ : 0;
   }
 
   // used: bitmask of dice indices already played (non-doubles); depth: steps played; prev and
   // prev_legal: the route of the last step and the steps that were legal with it (above).
+  // D: the roll is a double (the search is compiled once for each kind).
+  template <bool D>
   void search(int depth, unsigned used, int prev, uint32_t prev_legal) {
+    constexpr int num_dice = D ? 4 : 2;
     if (on_board_ == 0) {  // rule 6: the last checker is off, the game ends, dice are void
-      leaf(num_dice_, depth, used);
+      leaf(num_dice, depth, used);
       return;
     }
-    if (depth == num_dice_) {
+    if (depth == num_dice) {
       leaf(depth, depth, used);
       return;
     }
@@ -349,19 +357,19 @@ class Generator {
     // its results were all found the first time. Only a double can meet a board twice before
     // its last step: after one step the boards differ (one checker moved by one die from
     // different points), and a non-double's second step is its last.
-    if (depth >= 2) {
+    if (D && depth >= 2) {
       if (!nodes_.insert(key_ ^ splitmix64_at(static_cast<uint64_t>(depth)))) return;
     }
-    if (depth == num_dice_ - 1) {
-      last_step(depth, used, prev, prev_legal);
+    if (depth == num_dice - 1) {
+      last_step<D>(depth, used, prev, prev_legal);
       return;
     }
     bool moved = false;
-    for (int i = 0; i < num_dice_; ++i) {
-      if (!die_free(i, depth, used)) continue;
+    for (int i = D ? depth : 0; i < (D ? depth + 1 : 2); ++i) {
+      if (!die_free<D>(i, depth, used)) continue;
       const int d = die_[i];
       uint32_t m = movable(d);
-      const uint32_t known = known_duplicates(depth, i, prev, prev_legal);
+      const uint32_t known = known_duplicates<D>(depth, i, prev, prev_legal);
       uint32_t legal = 0;
       while (m) {
         const int r = std::bit_width(m);  // rearmost checker first
@@ -373,7 +381,7 @@ class Generator {
         if ((known >> (r - 1)) & 1u) continue;
         apply(r, d);
         set_step(depth, r, t);
-        search(depth + 1, used | (1u << i), r, legal);
+        search<D>(depth + 1, used | (1u << i), r, legal);
         undo(r, d);
       }
       if (depth == 0 && i == 0) first_high_ = legal;
@@ -385,13 +393,15 @@ class Generator {
   // board key after the step, known without playing it; only a new result is kept, written
   // from the current board with the step patched in. Known duplicates (above) are not probed,
   // nor even checked once `moved`.
+  template <bool D>
   void last_step(int depth, unsigned used, int prev, uint32_t prev_legal) {
+    constexpr int num_dice = D ? 4 : 2;
     bool moved = false;
-    for (int i = 0; i < num_dice_; ++i) {
-      if (!die_free(i, depth, used)) continue;
+    for (int i = D ? depth : 0; i < (D ? depth + 1 : 2); ++i) {
+      if (!die_free<D>(i, depth, used)) continue;
       const int d = die_[i];
       uint32_t m = movable(d);
-      const uint32_t known = known_duplicates(depth, i, prev, prev_legal);
+      const uint32_t known = known_duplicates<D>(depth, i, prev, prev_legal);
       while (m) {
         const int r = std::bit_width(m);
         m &= ~(1u << (r - 1));
@@ -400,12 +410,12 @@ class Generator {
         if (dup && moved) continue;
         if (t > 0 && blocked(r, t)) continue;
         if (dup) {
-          moved = true;  // best_depth_ is already num_dice_: the earlier sequence got there
+          moved = true;  // best_depth_ is already num_dice: the earlier sequence got there
           continue;
         }
         if (!moved) {
           moved = true;
-          raise_best(num_dice_);
+          raise_best(num_dice);
         }
         if (!results_.insert(key_ - kPointKey.k[r] + kPointKey.k[t])) continue;
         emit(depth + 1, false, r, t);
