@@ -40,12 +40,12 @@ class StampedSet {
   StampedSet() : slots_(kInitial) {}
   void clear() {
     next_stamp();
-    bits_ = kInitialBits;
+    set_bits(kInitialBits);
     size_ = 0;
   }
   // Inserts key; returns false if it was already present.
   bool insert(uint64_t key) {
-    if (2 * (size_ + 1) > (size_t{1} << bits_)) grow();
+    if (size_ >= limit_) grow();
     const size_t mask = (size_t{1} << bits_) - 1;
     for (size_t i = index(key);; i = (i + 1) & mask) {
       Slot& s = slots_[i];
@@ -67,6 +67,10 @@ class StampedSet {
   static constexpr int kInitialBits = 7;
   static constexpr size_t kInitial = 4096;
   size_t index(uint64_t key) const { return (key * 0x9E3779B97F4A7C15ull) >> (64 - bits_); }
+  void set_bits(int bits) {
+    bits_ = bits;
+    limit_ = (size_t{1} << bits) / 2;  // at most half full
+  }
   void next_stamp() {
     if (++stamp_ == 0) {  // wrapped: really clear
       for (Slot& s : slots_) s.stamp = 0;
@@ -79,7 +83,7 @@ class StampedSet {
     keys.clear();
     for (size_t i = 0; i < n; ++i)
       if (slots_[i].stamp == stamp_) keys.push_back(slots_[i].key);
-    ++bits_;
+    set_bits(bits_ + 1);
     if ((size_t{1} << bits_) > slots_.size()) slots_.resize(size_t{1} << bits_);
     next_stamp();
     size_ = 0;
@@ -89,6 +93,7 @@ class StampedSet {
   std::vector<uint64_t> scratch_;
   uint32_t stamp_ = 1;
   int bits_ = kInitialBits;
+  size_t limit_ = (size_t{1} << kInitialBits) / 2;
   size_t size_ = 0;
 };
 
@@ -138,20 +143,22 @@ struct Board32 {
   Bytes16 lo, hi;  // bytes 0..15 and 16..31; 24..31 stay zero
 };
 
-// kUnit.v[r] has a single 1 at the result byte of the mover's route r (result_index(r));
-// kUnit.v[0] is all zero (off the board, or no point).
+// kUnit.v[r + 6] has a single 1 at the result byte of the mover's route r (result_index(r));
+// the rows of r = -5..0 (off the board, or no point) are all zero, so that r - d needs no
+// clamping.
+constexpr int kUnitOffset = 6;
 struct UnitBoards {
-  alignas(16) int8_t v[kNumPoints + 1][32] = {};
+  alignas(16) int8_t v[kNumPoints + 1 + kUnitOffset][32] = {};
   constexpr UnitBoards() {
-    for (int r = 1; r <= kNumPoints; ++r) v[r][result_index(r)] = 1;
+    for (int r = 1; r <= kNumPoints; ++r) v[r + kUnitOffset][result_index(r)] = 1;
   }
 };
 constexpr UnitBoards kUnit;
 
-// The unit board of route r (r <= 0: the zero board).
+// The unit board of route r (-5 <= r <= 24; r <= 0: the zero board).
 inline Board32 unit(int r) {
   Board32 u;
-  const int8_t* p = kUnit.v[r > 0 ? r : 0];
+  const int8_t* p = kUnit.v[r + kUnitOffset];
   std::memcpy(&u.lo, p, 16);
   std::memcpy(&u.hi, p + 16, 16);
   return u;

@@ -6,6 +6,7 @@
 #include "core/movegen.h"
 #include "core/pos_text.h"
 #include "core/error.h"
+#include "core/random.h"
 #include "tests/support/scenario.h"
 
 namespace nardy::testing {
@@ -219,6 +220,32 @@ TEST(SixBlock, PastMeansFurtherAlongTheOpponentsRoute) {
   Position past = board({{24, 9}, {13, 1}, {10, 1}, {9, 1}, {8, 1}, {7, 1}, {6, 1}},
                         {{12, 14}, {4, 1}}, Side::White);
   EXPECT_TRUE(is_legal(past, {6, 2}, "13/5"));
+}
+
+// The bitmask form of rule 4 that core/movegen.cpp keeps per turn (six_runs() of the held
+// points against forbidden_windows(), computed once) against the rule spelled out run by run,
+// on random masks, opposing checkers and borne-off counts.
+TEST(SixBlock, MaskFormEqualsTheRuleRunByRun) {
+  Rng rng(7);
+  int forbidden = 0;
+  for (int n = 0; n < 200000; ++n) {
+    // Dense masks, so that six-runs are common.
+    const uint32_t occ = static_cast<uint32_t>(rng.next() | rng.next()) & 0xffffffu;
+    const int opp_lowest = 1 + static_cast<int>(rng.below(25));  // 25: no opposing checker
+    const int opp_off = rng.below(4) == 0 ? static_cast<int>(rng.below(15)) + 1 : 0;
+    bool expected = false;
+    for (int s = 0; s + 6 <= 24; ++s) {  // the run of opponent routes s+1..s+6
+      bool held = true;
+      for (int k = 0; k < 6; ++k) held = held && ((occ >> (s + k)) & 1u);
+      const bool some_past = opp_lowest <= s;  // an opposing checker on a route below s+1
+      if (held && !some_past && opp_off == 0) expected = true;
+    }
+    ASSERT_EQ(forbidden_block(occ, opp_lowest, opp_off), expected)
+        << "occ " << occ << " opp_lowest " << opp_lowest << " opp_off " << opp_off;
+    ASSERT_EQ((six_runs(occ) & forbidden_windows(opp_lowest, opp_off)) != 0, expected);
+    forbidden += expected;
+  }
+  EXPECT_GT(forbidden, 1000);  // the sample exercises both answers
 }
 
 }  // namespace
