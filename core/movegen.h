@@ -4,9 +4,12 @@
 //  * generate_moves() fills `out` with every distinct resulting position of playing `dice`
 //    from `pos` (rule 7: two ways of playing that end alike are one move). Each result has
 //    the opponent to move and carries one canonical step sequence for its notation.
-//  * Results come in a deterministic order (depth-first over dice order, then from the
-//    mover's rearmost checker forward); sorted_by_position() gives an order independent of the
-//    algorithm, which the CLI and Python use.
+//  * Results come in a deterministic order: that of their first appearance in a depth-first
+//    search over the dice order (a non-double's larger die first, then its smaller die
+//    first), then over the mover's checkers from the rearmost forward; each result carries the
+//    steps of that first appearance. tests/core/movegen_order_test.cpp pins this output by
+//    digest (the bench signature and seeded games depend on it). sort_by_position() gives an
+//    order independent of the algorithm, which the CLI and Python use.
 //  * There is always at least one result: when nothing can be played the single result is the
 //    same board with the other side to move (a pass, zero steps). A position whose mover has
 //    no checkers left also yields a pass.
@@ -19,6 +22,19 @@
 // Bound on results: a non-double has at most 15 * 15 * 2 step pairs; a double distributes four
 // steps over at most 15 occupied points, so at most C(15 + 4 - 1, 4) = 3060 multisets of
 // starting points. MoveList grows dynamically and is meant to be reused across calls.
+//
+// Algorithm (core/movegen.cpp): one mutable board searched depth-first with apply/undo. The
+// search keeps incrementally the mover's occupied points as bitmasks (a die's candidate steps
+// are a few mask operations: rules 2, 3 and 5; rule 4 is a mask test against the six-runs
+// forbidden this turn, position.h forbidden_windows(), computed once), the checkers outside
+// home and on the board, the head allowance left, an additive Zobrist key of the board and
+// the board as the result will show it. Results are told apart by the 64-bit key (two boards
+// share one with probability about 2^-64); the last step's result is looked up by its key
+// before it is played, and only new ones are written. Steps that only reorder a sequence met
+// earlier are skipped before being played (a double's step from above its previous step, a
+// non-double's larger die in the second dice order; the proof is at known_duplicates()), and
+// a double's boards after two or three steps go through a transposition set. None of this
+// changes which results come out, in which order, or with which steps.
 #pragma once
 
 #include <array>
