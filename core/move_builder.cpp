@@ -36,7 +36,7 @@ uint32_t opp_bit(int r) {
 }
 
 // Whether one checker may move from route r by die d (docs/rules.md "A turn", rules 2-5; the
-// same checks as core/movegen.cpp Generator::can_step).
+// same checks as core/movegen.cpp Generator::movable() and blocked()).
 bool can_step(const TurnState& s, int r, int d, int opp_off) {
   const auto& b = s.board;
   if (r < 1 || r > kNumPoints || b[r - 1] <= 0) return false;
