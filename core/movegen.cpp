@@ -9,29 +9,28 @@ namespace nardy {
 namespace {
 
 // ---- Board keys --------------------------------------------------------------------------
-// The key of a board is the sum over the mover's checkers of a random 64-bit number per route
-// point (kPointKey[r], with kPointKey[0] = 0 for a checker borne off). Every board met during
-// one call has the same opposing checkers, so the mover's checkers alone tell boards apart; a
-// step from r to t changes the key by kPointKey[t] - kPointKey[r], so it is kept up to date in
-// O(1) (Zobrist hashing with addition instead of XOR, since a point holds several checkers).
-// Two different boards share a key only with probability about 2^-64.
+// The key of a board is its mover's counts written as a base-16 number: digit r - 1 is the
+// count on route point r (at most 15: a side has 15 checkers, docs/rules.md "Start"), so 24
+// digits fill 96 bits and kPointKey[r] = 16^(r-1) (kPointKey[0] = 0 for a checker borne off,
+// whose count follows from the others). Every board met during one call has the same opposing
+// checkers, so the mover's checkers alone tell boards apart, and two different boards never
+// share a key: the key is exact, not a hash. A step from r to t changes the key by
+// kPointKey[t] - kPointKey[r], so it is kept up to date in O(1). Bits 96 and up are free for
+// tags (kDepthTag, kHighTag).
 
-constexpr uint64_t splitmix64_at(uint64_t i) {
-  uint64_t z = 0x9E3779B97F4A7C15ull * (i + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+using BoardKey = unsigned __int128;
 
 struct PointKeys {
-  uint64_t k[kNumPoints + 1] = {};
+  BoardKey k[kNumPoints + 1] = {};
   constexpr PointKeys() {
-    for (int r = 1; r <= kNumPoints; ++r) k[r] = splitmix64_at(static_cast<uint64_t>(r) + 0x6e61);
+    for (int r = 1; r <= kNumPoints; ++r) k[r] = BoardKey{1} << (4 * (r - 1));
   }
 };
 constexpr PointKeys kPointKey;
+constexpr BoardKey kDepthTag = BoardKey{1} << 96;  // times the depth: a node's dice left
+constexpr BoardKey kHighTag = BoardKey{1} << 100;  // a single die played was the larger
 
-// Open-addressing set of 64-bit keys, cleared in O(1) by bumping a stamp; key and stamp share
+// Open-addressing set of board keys, cleared in O(1) by bumping a stamp; key and stamp share
 // one slot so a probe touches one cache line. Each call starts on a small prefix of the slots
 // (most turns have a few dozen keys, and a small table stays in L1) and doubles it when half
 // full; the storage grows when needed and is kept for later calls.
@@ -44,7 +43,7 @@ class StampedSet {
     size_ = 0;
   }
   // Inserts key; returns false if it was already present.
-  bool insert(uint64_t key) {
+  bool insert(BoardKey key) {
     if (size_ >= limit_) grow();
     const size_t mask = (size_t{1} << bits_) - 1;
     for (size_t i = index(key);; i = (i + 1) & mask) {
@@ -61,12 +60,16 @@ class StampedSet {
 
  private:
   struct Slot {
-    uint64_t key = 0;
+    BoardKey key = 0;
     uint32_t stamp = 0;
   };
   static constexpr int kInitialBits = 7;
   static constexpr size_t kInitial = 4096;
-  size_t index(uint64_t key) const { return (key * 0x9E3779B97F4A7C15ull) >> (64 - bits_); }
+  size_t index(BoardKey key) const {
+    const uint64_t mixed =
+        static_cast<uint64_t>(key) ^ (static_cast<uint64_t>(key >> 64) * 0xC2B2AE3D27D4EB4Full);
+    return (mixed * 0x9E3779B97F4A7C15ull) >> (64 - bits_);
+  }
   void set_bits(int bits) {
     bits_ = bits;
     limit_ = (size_t{1} << bits) / 2;  // at most half full
@@ -79,7 +82,7 @@ class StampedSet {
   }
   void grow() {
     const size_t n = size_t{1} << bits_;
-    std::vector<uint64_t>& keys = scratch_;  // kept, so that it too stops allocating
+    std::vector<BoardKey>& keys = scratch_;  // kept, so that it too stops allocating
     keys.clear();
     for (size_t i = 0; i < n; ++i)
       if (slots_[i].stamp == stamp_) keys.push_back(slots_[i].key);
@@ -87,10 +90,10 @@ class StampedSet {
     if ((size_t{1} << bits_) > slots_.size()) slots_.resize(size_t{1} << bits_);
     next_stamp();
     size_ = 0;
-    for (uint64_t k : keys) insert(k);
+    for (BoardKey k : keys) insert(k);
   }
   std::vector<Slot> slots_;
-  std::vector<uint64_t> scratch_;
+  std::vector<BoardKey> scratch_;
   uint32_t stamp_ = 1;
   int bits_ = kInitialBits;
   size_t limit_ = (size_t{1} << kInitialBits) / 2;
@@ -188,7 +191,7 @@ class Generator {
     int home = 0;
     for (uint32_t m = own_mask_; m; m &= m - 1) {
       const int r = std::countr_zero(m) + 1;
-      key_ += static_cast<uint64_t>(b_[r]) * kPointKey.k[r];
+      key_ += static_cast<BoardKey>(b_[r]) * kPointKey.k[r];
       if (r <= kHomeSize) home += b_[r];
     }
     outside_ = on_board_ - home;
@@ -312,9 +315,7 @@ class Generator {
   static uint64_t step_bits(int r, int t) {
     return std::bit_cast<uint16_t>(Step{static_cast<uint8_t>(r), static_cast<uint8_t>(t)});
   }
-  static uint64_t low_steps(int n) {
-    return n >= 4 ? ~uint64_t{0} : (uint64_t{1} << (16 * n)) - 1;
-  }
+  static uint64_t low_steps(int n) { return n >= 4 ? ~uint64_t{0} : (uint64_t{1} << (16 * n)) - 1; }
   void set_step(int depth, int r, int t) {
     path_ = (path_ & low_steps(depth)) | (step_bits(r, t) << (16 * depth));
   }
@@ -365,7 +366,7 @@ class Generator {
     // its last step: after one step the boards differ (one checker moved by one die from
     // different points), and a non-double's second step is its last.
     if (D && depth >= 2) {
-      if (!nodes_.insert(key_ ^ splitmix64_at(static_cast<uint64_t>(depth)))) return;
+      if (!nodes_.insert(key_ + kDepthTag * static_cast<unsigned>(depth))) return;
     }
     if (depth == num_dice - 1) {
       last_step<D>(depth, used, prev, prev_legal);
@@ -448,7 +449,7 @@ class Generator {
     raise_best(depth);
     // For a single die of a non-double, remember whether it was the larger (index 0).
     const bool high = depth == 1 && !is_double_ && (used & 1u);
-    if (!results_.insert(key_ ^ (high ? 0x5bd1e995ull : 0))) return;
+    if (!results_.insert(high ? key_ | kHighTag : key_)) return;
     emit(played, high, 0, 0);
   }
 
@@ -502,16 +503,16 @@ class Generator {
   uint32_t opp_mask_ = 0;          // bit r-1: the opponent holds route r (fixed for the turn)
   uint32_t occ_ = 0;               // own_mask_ in opponent-route bits, for six_runs()
   uint32_t block_windows_ = 0;     // six-runs that rule 4 forbids (forbidden_windows())
-  uint64_t key_ = 0;               // board key (see kPointKey)
+  BoardKey key_ = 0;               // board key (see kPointKey)
   int outside_ = 0;
   int on_board_ = 0;
   int head_left_ = 1;
   bool is_double_ = false;
   int num_dice_ = 2;
   uint8_t die_[4] = {};
-  uint64_t path_ = 0;  // the steps so far, step i in bits 16i..16i+15 (Step's layout)
-  uint32_t own_start_ = 0;         // own_mask_ before the turn
-  uint32_t first_high_ = 0;        // non-doubles: points the larger die may leave first
+  uint64_t path_ = 0;        // the steps so far, step i in bits 16i..16i+15 (Step's layout)
+  uint32_t own_start_ = 0;   // own_mask_ before the turn
+  uint32_t first_high_ = 0;  // non-doubles: points the larger die may leave first
   int best_depth_ = -1;
   bool any_high_ = false;
   bool high_flags_[64] = {};

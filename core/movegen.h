@@ -27,14 +27,15 @@
 // search keeps incrementally the mover's occupied points as bitmasks (a die's candidate steps
 // are a few mask operations: rules 2, 3 and 5; rule 4 is a mask test against the six-runs
 // forbidden this turn, position.h forbidden_windows(), computed once), the checkers outside
-// home and on the board, the head allowance left, an additive Zobrist key of the board and
-// the board as the result will show it. Results are told apart by the 64-bit key (two boards
-// share one with probability about 2^-64); the last step's result is looked up by its key
-// before it is played, and only new ones are written. Steps that only reorder a sequence met
-// earlier are skipped before being played (a double's step from above its previous step, a
-// non-double's larger die in the second dice order; the proof is at known_duplicates()), and
-// a double's boards after two or three steps go through a transposition set. None of this
-// changes which results come out, in which order, or with which steps.
+// home and on the board, the head allowance left, a key of the board and the board as the
+// result will show it. The key is exact, not a hash (the mover's 24 counts as a 96-bit base-16
+// number, updated by addition at every step): results are told apart by it. The last step's
+// result is looked up by its key before it is played, and only new ones are written. Steps
+// that only reorder a sequence met earlier are skipped before being played (a double's step
+// from above its previous step, a non-double's larger die in the second dice order; the proof
+// is at known_duplicates()), and a double's boards after two or three steps go through a
+// transposition set. None of this changes which results come out, in which order, or with
+// which steps.
 #pragma once
 
 #include <array>
