@@ -15,7 +15,10 @@
 //                    0.16) of the best among the root's candidates (only matters for ply >= 1).
 //   inner=K,D        the move filter inside the tree: the replies chosen within a 2-ply or
 //                    deeper value (only matters for ply >= 2; search.h "Inner filter").
-//                    Default K=8, D=0.16, the root's filter.
+//                    Default K=1, D=0: each reply is the opponent's 0-ply best, as in gnubg's
+//                    own n-ply evaluation (about 7x fewer net evaluations at 2-ply; its cost in
+//                    strength is measured in the README, Evaluating). inner=8,0.16 is the search
+//                    before issue 11 (every level filtered like the root).
 //   cache=B          2^B evaluation-cache slots (0..28, default 16; 0 disables).
 //   backend=NAME     auto (default: the fast float kernels when the net's shape is supported,
 //                    else LibTorch), fast, or libtorch.
@@ -58,8 +61,8 @@ struct NetAgentOptions {
   double noise = 0.0;
   int filter_keep = 8;         // move filter: candidates kept at each search level
   double filter_delta = 0.16;  // ... within this equity of the best
-  int inner_keep = 8;          // the same inside the tree (ply >= 2)
-  double inner_delta = 0.16;
+  int inner_keep = 1;          // the filter inside the tree (ply >= 2): the 0-ply best reply
+  double inner_delta = 0.0;
   // ---- Extensions ----
   int cache_bits = EvalCache::kDefaultBits;
   std::string backend = "auto";  // auto | fast | libtorch

@@ -50,6 +50,9 @@ TEST(NetAgentSpec, ParsesOptions) {
   NetAgentSpec d = parse_net_agent_spec("x.pt");
   EXPECT_EQ(d.options.ply, 0);
   EXPECT_EQ(d.options.filter_keep, 8);
+  // Inside the tree each reply is the opponent's 0-ply best by default (gnubg's choice).
+  EXPECT_EQ(d.options.inner_keep, 1);
+  EXPECT_DOUBLE_EQ(d.options.inner_delta, 0.0);
   // The inner filter is its own option and reaches the search.
   NetAgentSpec in = parse_net_agent_spec("x.pt:ply=2:inner=2,0.04");
   EXPECT_EQ(in.options.inner_keep, 2);
