@@ -1,5 +1,7 @@
 #include "bench/search_bench.h"
 
+#include <time.h>
+
 #include <chrono>
 #include <vector>
 
@@ -10,6 +12,14 @@
 #include "selfplay/search/agent_kinds.h"
 
 namespace nardy {
+
+namespace {
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+}  // namespace
 
 std::vector<SearchBenchSample> bench_search_samples(int64_t positions, uint64_t seed,
                                                     const Rules& rules) {
@@ -40,11 +50,13 @@ SearchBenchResult bench_search(const std::string& agent_spec, int64_t positions,
   SearchBenchResult r;
   r.signature = 1469598103934665603ull;
   const auto t0 = std::chrono::steady_clock::now();
+  const double c0 = thread_cpu_seconds();
   for (const auto& s : samples) {
     const size_t i = agent->choose(s.pos, s.dice, s.moves, rng);
     r.signature = (r.signature ^ (i + 1)) * 1099511628211ull;
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.cpu_seconds = thread_cpu_seconds() - c0;
   r.moves = static_cast<int64_t>(samples.size());
   if (net) {
     r.evaluator_positions = net->search().evaluator_positions();

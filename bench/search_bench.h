@@ -30,10 +30,14 @@ std::vector<SearchBenchSample> bench_search_samples(int64_t positions, uint64_t 
 struct SearchBenchResult {
   int64_t moves = 0;
   double seconds = 0;
+  double cpu_seconds = 0;  // the thread's CPU time over the same span (honest on a busy machine)
   uint64_t evaluator_positions = 0;  // sent to the net (0 for agents without a search)
   double cache_hit_rate = 0;         // over all cache lookups
   uint64_t signature = 0;
   double seconds_per_move() const { return moves ? seconds / static_cast<double>(moves) : 0.0; }
+  double cpu_seconds_per_move() const {
+    return moves ? cpu_seconds / static_cast<double>(moves) : 0.0;
+  }
 };
 
 // Throws Error on a bad spec or positions < 1.

@@ -49,11 +49,12 @@ void add_bench_search_command(CLI::App& bench) {
       return;
     }
     const SearchBenchResult r = bench_search(a->agent, a->positions, a->seed, rules_from(a->rules));
-    std::printf("search: %s, %lld positions, %.3f s on 1 thread\n", a->agent.c_str(),
-                static_cast<long long>(r.moves), r.seconds);
+    std::printf("search: %s, %lld positions, %.3f s on 1 thread (%.3f s of CPU)\n",
+                a->agent.c_str(), static_cast<long long>(r.moves), r.seconds, r.cpu_seconds);
     std::printf(
-        "  %.6f s per move   %.0f net evaluations per move   cache hit rate %.1f%%\n",
-        r.seconds_per_move(),
+        "  %.6f s per move (%.6f s of CPU)   %.0f net evaluations per move   cache hit rate "
+        "%.1f%%\n",
+        r.seconds_per_move(), r.cpu_seconds_per_move(),
         r.moves ? static_cast<double>(r.evaluator_positions) / static_cast<double>(r.moves) : 0.0,
         100 * r.cache_hit_rate);
     std::printf("  signature %llu (seed %llu)\n", static_cast<unsigned long long>(r.signature),

@@ -52,6 +52,10 @@ void check_options(const NetAgentOptions& o, const std::string& spec) {
     fail("filter keep K must be >= 1 (got " + std::to_string(o.filter_keep) + ")");
   if (!(o.filter_delta >= 0))
     fail("filter delta D must be >= 0 (got " + std::to_string(o.filter_delta) + ")");
+  if (o.inner_keep < 1)
+    fail("inner filter keep K must be >= 1 (got " + std::to_string(o.inner_keep) + ")");
+  if (!(o.inner_delta >= 0))
+    fail("inner filter delta D must be >= 0 (got " + std::to_string(o.inner_delta) + ")");
   if (o.cache_bits < 0 || o.cache_bits > 28)
     fail("cache bits must be 0..28 (got " + std::to_string(o.cache_bits) + ")");
   if (o.backend != "auto" && o.backend != "fast" && o.backend != "libtorch")
@@ -64,6 +68,8 @@ SearchOptions net_search_options(const NetAgentOptions& o) {
   SearchOptions s;
   s.filter_keep = o.filter_keep;
   s.filter_delta = o.filter_delta;
+  s.inner_keep = o.inner_keep;
+  s.inner_delta = o.inner_delta;
   s.cache_bits = o.cache_bits;
   s.tables = o.tables ? default_bearoff_table() : nullptr;
   return s;
@@ -174,13 +180,15 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
       out.options.ply = parse_number<int>(value, spec, key);
     } else if (key == "noise") {
       out.options.noise = parse_number<double>(value, spec, key);
-    } else if (key == "filter") {
+    } else if (key == "filter" || key == "inner") {
       const size_t comma = value.find(',');
       if (comma == std::string_view::npos)
-        throw Error("agent " + quote(spec) + ": option filter=" + quote(value) +
-                    " must be K,D (e.g. filter=8,0.16)");
-      out.options.filter_keep = parse_number<int>(value.substr(0, comma), spec, "filter K");
-      out.options.filter_delta = parse_number<double>(value.substr(comma + 1), spec, "filter D");
+        throw Error("agent " + quote(spec) + ": option " + key + "=" + quote(value) +
+                    " must be K,D (e.g. " + key + "=8,0.16)");
+      const int k = parse_number<int>(value.substr(0, comma), spec, key + " K");
+      const double d = parse_number<double>(value.substr(comma + 1), spec, key + " D");
+      (key == "filter" ? out.options.filter_keep : out.options.inner_keep) = k;
+      (key == "filter" ? out.options.filter_delta : out.options.inner_delta) = d;
     } else if (key == "cache") {
       out.options.cache_bits = parse_number<int>(value, spec, key);
     } else if (key == "backend") {
@@ -197,7 +205,7 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
       out.options.tables = value == "1";
     } else {
       throw Error("agent " + quote(spec) + ": unknown option " + quote(key) +
-                  " (expected ply, noise, filter, cache, backend, match or tables)");
+                  " (expected ply, noise, filter, inner, cache, backend, match or tables)");
     }
   }
   check_options(out.options, spec);

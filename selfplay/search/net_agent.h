@@ -1,6 +1,6 @@
 // selfplay/search/net_agent.h — agents that play with a value network.
 //
-// Spec: net:PATH[:ply=N][:noise=S][:filter=K,D][:cache=B][:backend=NAME][:tables=0|1]  (made by
+// Spec: net:PATH[:ply=N][:noise=S][:filter=K,D][:inner=K,D][:cache=B][:backend=NAME][:tables=0|1]  (made by
 // make_agent, selfplay/search/agent_kinds.h). Options, in any order after the path:
 //   ply=N            0 (default): greedy — every legal result is encoded from the opponent's
 //                    view and evaluated in one batched, incremental call; the mover plays the
@@ -12,7 +12,13 @@
 //                    added to each candidate's equity when choosing: weaker, more varied play.
 //                    Drawn from the Rng passed to choose(), so games stay reproducible.
 //   filter=K,D       keep at most K candidates (>= 1, default 8) within D equity (>= 0, default
-//                    0.16) of the best at each search level (only matters for ply >= 1).
+//                    0.16) of the best among the root's candidates (only matters for ply >= 1).
+//   inner=K,D        the move filter inside the tree: the replies chosen within a 2-ply or
+//                    deeper value (only matters for ply >= 2; search.h "Inner filter").
+//                    Default K=1, D=0: each reply is the opponent's 0-ply best, as in gnubg's
+//                    own n-ply evaluation (about 6x fewer net evaluations at 2-ply; its cost in
+//                    strength is measured in the README, Evaluating). inner=8,0.16 is the search
+//                    before issue 11 (every level filtered like the root).
 //   cache=B          2^B evaluation-cache slots (0..28, default 16; 0 disables).
 //   backend=NAME     auto (default: the fast float kernels when the net's shape is supported,
 //                    else LibTorch), fast, or libtorch.
@@ -55,6 +61,8 @@ struct NetAgentOptions {
   double noise = 0.0;
   int filter_keep = 8;         // move filter: candidates kept at each search level
   double filter_delta = 0.16;  // ... within this equity of the best
+  int inner_keep = 1;          // the filter inside the tree (ply >= 2): the 0-ply best reply
+  double inner_delta = 0.0;
   // ---- Extensions ----
   int cache_bits = EvalCache::kDefaultBits;
   std::string backend = "auto";  // auto | fast | libtorch

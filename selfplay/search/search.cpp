@@ -100,6 +100,12 @@ Search::Search(Evaluator& evaluator, const Rules& rules, const SearchOptions& op
   if (!(options.filter_delta >= 0))
     throw Error("search: filter delta must be >= 0 (got " + std::to_string(options.filter_delta) +
                 ")");
+  if (options.inner_keep < 1)
+    throw Error("search: inner filter keep must be at least 1 (got " +
+                std::to_string(options.inner_keep) + ")");
+  if (!(options.inner_delta >= 0))
+    throw Error("search: inner filter delta must be >= 0 (got " +
+                std::to_string(options.inner_delta) + ")");
 }
 
 Search::Level& Search::level(int depth) {
@@ -225,9 +231,12 @@ Evaluation Search::best_child(int begin, int end, int depth, Level& lv) {
   }
   lv.scored.clear();
   for (size_t i = 0; i < n; ++i) lv.scored.push_back(ScoredMove{i, evals[i].flipped(), 0});
-  std::sort(lv.scored.begin(), lv.scored.end(), better);
-  const double floor = lv.scored[0].equity() - options_.filter_delta;
-  const size_t keep = std::min(n, static_cast<size_t>(options_.filter_keep));
+  // Only the first `keep` in order matter: `better` is a total order (ties by index), so a
+  // partial sort puts the same ones first as a full sort.
+  const size_t keep = std::min(n, static_cast<size_t>(options_.inner_keep));
+  std::partial_sort(lv.scored.begin(), lv.scored.begin() + static_cast<std::ptrdiff_t>(keep),
+                    lv.scored.end(), better);
+  const double floor = lv.scored[0].equity() - options_.inner_delta;
   Evaluation best;
   double best_eq = -std::numeric_limits<double>::infinity();
   // evaluate() at depth uses the scratch of deeper levels only, never lv.

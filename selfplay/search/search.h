@@ -12,6 +12,13 @@
 //          the best go on to the deeper value; the others are dropped (inside the tree) or keep
 //          their 0-ply value (at the root, for display; they rank below every deeper one).
 //          Defaults keep=8, delta=0.16: gnubg's 0-ply filter for its 1- and 2-ply analysis.
+//   Inner filter: the same rule with its own `inner_keep`, `inner_delta` for the choices
+//          inside the tree — every reply chosen within value(pos, d) for d >= 2 (at d = 1 the
+//          replies are valued at 0-ply and no filter applies). The root's candidates
+//          (score_moves) use filter_keep/filter_delta. SearchOptions' defaults make the two
+//          equal (8, 0.16: every level filtered alike). gnubg chooses each reply inside its
+//          tree at 0-ply (eval.c: FindBestMovePlied(..., 0, ...) / FindBestMoveInEval in
+//          EvaluatePositionFull), i.e. inner_keep = 1.
 //
 // Perspective: value(pos, d) is from pos's side to move. Evaluator outputs are from each
 // position's side to move; Evaluation::flipped() turns a candidate's value into the mover's.
@@ -77,6 +84,8 @@ struct SearchOptions {
   double filter_delta = 0.16;  // ... and only those within this equity of the best (>= 0)
   int cache_bits = EvalCache::kDefaultBits;  // 2^bits cache slots (0 disables the cache)
   const BearoffTable* tables = nullptr;      // exact race values where it covers (not owned)
+  int inner_keep = 8;          // the filter inside the tree (replies below the root's candidates)
+  double inner_delta = 0.16;   // ... (see "Inner filter" above)
 };
 
 // One candidate of a roll, scored from the mover's view.

@@ -1,7 +1,11 @@
 // The search reproduces the decisions recorded from the implementation before the speed work
 // of issue 11 (tests/data/search_reference_ply{0,1,2}.txt, commands in their headers, net
 // tests/data/search_net.pt, see tests/data/README.md): the same candidates valued at the
-// same plies, the same values up to float rounding, and the same choice.
+// same plies, the same values up to float rounding, and the same choice. The 2-ply file was
+// recorded when every level of the tree used the root's filter: it is replayed with those
+// options given explicitly (inner=8,0.16). The default 2-ply of net agents since then (the
+// inner filter inner=1,0, net_agent.h) has its own file, search_reference_ply2_inner1.txt,
+// recorded from its first implementation.
 #include "bench/search_reference.h"
 
 #include <gtest/gtest.h>
@@ -31,14 +35,16 @@ SearchReference load(const std::string& name) {
   return read_search_reference(in, path);
 }
 
-void expect_same_decisions(const std::string& file, int ply) {
+// `recorded`: the options the file's agent line ends with; `options`: those replayed (the same
+// search under today's option names).
+void expect_same_decisions(const std::string& file, int ply, const std::string& recorded,
+                           const std::string& options) {
   const SearchReference ref = load(file);
-  const std::string suffix = ":ply=" + std::to_string(ply);
-  ASSERT_TRUE(ref.agent.ends_with(suffix)) << ref.agent;
+  ASSERT_TRUE(ref.agent.ends_with(recorded)) << ref.agent;
   ASSERT_FALSE(ref.decisions.empty());
   auto agent =
       // tables=0: the reference guards the search itself, which the race table bypasses.
-      make_agent("net:" + std::string(NARDY_TEST_DATA) + "/search_net.pt" + suffix + ":tables=0",
+      make_agent("net:" + std::string(NARDY_TEST_DATA) + "/search_net.pt" + options + ":tables=0",
                  Rules{});
   auto& net = dynamic_cast<NetAgent&>(*agent);
   std::vector<ScoredMove> scored;
@@ -73,15 +79,20 @@ void expect_same_decisions(const std::string& file, int ply) {
 }
 
 TEST(SearchReference, GreedyMatchesTheRecordedDecisions) {
-  expect_same_decisions("search_reference_ply0.txt", 0);
+  expect_same_decisions("search_reference_ply0.txt", 0, ":ply=0", ":ply=0");
 }
 
 TEST(SearchReference, OnePlyMatchesTheRecordedDecisions) {
-  expect_same_decisions("search_reference_ply1.txt", 1);
+  expect_same_decisions("search_reference_ply1.txt", 1, ":ply=1", ":ply=1");
 }
 
-TEST(SearchReference, TwoPlyMatchesTheRecordedDecisions) {
-  expect_same_decisions("search_reference_ply2.txt", 2);
+TEST(SearchReference, TwoPlyWithTheOldFiltersMatchesTheRecordedDecisions) {
+  expect_same_decisions("search_reference_ply2.txt", 2, ":ply=2", ":ply=2:inner=8,0.16");
+}
+
+TEST(SearchReference, TwoPlyWithTheInnerFilterMatchesTheRecordedDecisions) {
+  expect_same_decisions("search_reference_ply2_inner1.txt", 2, ":ply=2:inner=1,0:tables=0",
+                        ":ply=2");
 }
 
 TEST(SearchReference, WrittenFilesReadBackExactly) {

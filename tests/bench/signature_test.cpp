@@ -33,9 +33,20 @@ TEST(BenchSignature, OnePlySearchChoosesTheSameMoves) {
 }
 
 TEST(BenchSignature, TwoPlySearchChoosesTheSameMoves) {
+  // Recorded when every level used the root's filter (today: inner=8,0.16):
   // nardy bench search --agent net:tests/data/search_net.pt:ply=2:tables=0 --positions 10
+  EXPECT_EQ(bench_search("net:" + kNet + ":ply=2:inner=8,0.16:tables=0", 10, 1, Rules{}).signature,
+            4009324345652577428u);
+}
+
+TEST(BenchSignature, TwoPlySearchWithTheInnerFilterChoosesTheSameMoves) {
+  // The default 2-ply since the inner filter (inner=1,0), recorded from its first version:
+  // nardy bench search --agent net:tests/data/search_net.pt:ply=2:tables=0 --positions 30
+  // (on the first 10 positions it chooses as the old filters do: the same signature there).
   EXPECT_EQ(bench_search("net:" + kNet + ":ply=2:tables=0", 10, 1, Rules{}).signature,
             4009324345652577428u);
+  EXPECT_EQ(bench_search("net:" + kNet + ":ply=2:tables=0", 30, 1, Rules{}).signature,
+            15580282453067687259u);
 }
 
 }  // namespace

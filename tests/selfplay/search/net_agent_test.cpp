@@ -50,6 +50,18 @@ TEST(NetAgentSpec, ParsesOptions) {
   NetAgentSpec d = parse_net_agent_spec("x.pt");
   EXPECT_EQ(d.options.ply, 0);
   EXPECT_EQ(d.options.filter_keep, 8);
+  // Inside the tree each reply is the opponent's 0-ply best by default (gnubg's choice).
+  EXPECT_EQ(d.options.inner_keep, 1);
+  EXPECT_DOUBLE_EQ(d.options.inner_delta, 0.0);
+  // The inner filter is its own option and reaches the search.
+  NetAgentSpec in = parse_net_agent_spec("x.pt:ply=2:inner=2,0.04");
+  EXPECT_EQ(in.options.inner_keep, 2);
+  EXPECT_DOUBLE_EQ(in.options.inner_delta, 0.04);
+  EXPECT_EQ(in.options.filter_keep, 8);
+  const SearchOptions so = net_search_options(in.options);
+  EXPECT_EQ(so.inner_keep, 2);
+  EXPECT_DOUBLE_EQ(so.inner_delta, 0.04);
+  EXPECT_EQ(so.filter_keep, 8);
 }
 
 TEST(NetAgentSpec, ErrorsNameTheProblem) {
@@ -68,6 +80,10 @@ TEST(NetAgentSpec, ErrorsNameTheProblem) {
   EXPECT_NE(error_of([] { parse_net_agent_spec("x.pt:noise=-1"); }).find("noise must be >= 0"),
             std::string::npos);
   EXPECT_NE(error_of([] { parse_net_agent_spec("x.pt:filter=3"); }).find("must be K,D"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_net_agent_spec("x.pt:inner=1"); }).find("inner='1' must be K,D"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_net_agent_spec("x.pt:inner=0,0.1"); }).find("inner filter keep"),
             std::string::npos);
   EXPECT_NE(error_of([] { parse_net_agent_spec("x.pt:ply"); }).find("needs a value"),
             std::string::npos);

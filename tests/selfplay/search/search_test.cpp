@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "core/error.h"
 #include "core/game.h"
@@ -84,8 +87,8 @@ TEST(Search, OnePlyValuesEqualTheBruteForceExpectimax) {
   const Rules rules;
   HashEvaluator hash;
   SearchOptions so;
-  so.filter_keep = 1000;
-  so.filter_delta = 100;  // no filter: every candidate gets the full 1-ply value
+  so.filter_keep = so.inner_keep = 1000;
+  so.filter_delta = so.inner_delta = 100;  // no filter: every candidate gets the full value
   Search search(hash, rules, so);
   for (uint64_t seed : {1u, 2u, 3u}) {
     const Position pos = random_game_position(seed, 30);
@@ -114,8 +117,8 @@ TEST(Search, TwoPlyEqualsBruteForceOnASmallEndgame) {
   const Rules rules;
   HashEvaluator hash;
   SearchOptions so;
-  so.filter_keep = 1000;
-  so.filter_delta = 100;
+  so.filter_keep = so.inner_keep = 1000;
+  so.filter_delta = so.inner_delta = 100;
   Search search(hash, rules, so);
   for (int depth : {1, 2}) {
     const Evaluation got = search.evaluate(pos, depth);
@@ -136,8 +139,8 @@ TEST(Search, RepliesByMatchWinningChanceEqualTheBruteForceExpectimax) {
   const Rules rules;
   HashEvaluator hash;
   SearchOptions so;
-  so.filter_keep = 1000;
-  so.filter_delta = 100;
+  so.filter_keep = so.inner_keep = 1000;
+  so.filter_delta = so.inner_delta = 100;
   Search search(hash, rules, so);
   search.set_stakes(stakes);
   bool differs_from_equity = false;
@@ -192,6 +195,116 @@ TEST(Search, FilterKeepsTheBestKWithinDelta) {
   EXPECT_EQ(one[0].ply, 1);
   EXPECT_EQ(one[0].index, zero[0].index);
   EXPECT_EQ(one[1].ply, 0);
+}
+
+// value(pos, depth) with the inner move filter of search.h, straight from its definition on
+// HashEvaluator's static values, no cache: inside a value of depth >= 2 each roll's results are
+// ranked by their 0-ply equity for the mover (ties: the earlier result) and only the first
+// `keep` within `delta` of the best get their deeper value; at depth 1 the 0-ply best is taken.
+// `expanded` counts the values of depth >= 1 computed (nodes whose rolls are generated).
+Evaluation filtered_value(const Position& pos, int depth, const Rules& rules, int keep,
+                          double delta, int64_t& expanded) {
+  if (game_outcome(pos, rules) || depth == 0) return reference_value(pos, 0, rules);
+  ++expanded;
+  double acc[4] = {0, 0, 0, 0};
+  for (const auto& r : kDistinctRolls) {
+    const MoveList moves = legal_moves(pos, r.dice, rules);
+    std::vector<std::pair<double, size_t>> order;  // (0-ply equity for the mover, index)
+    for (size_t i = 0; i < moves.size(); ++i)
+      order.emplace_back(reference_value(moves[i].position, 0, rules).flipped().equity(), i);
+    std::stable_sort(order.begin(), order.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    Evaluation best = reference_value(moves[order[0].second].position, 0, rules).flipped();
+    if (depth >= 2) {
+      double best_eq = -1e9;
+      for (size_t k = 0; k < order.size() && k < static_cast<size_t>(keep) &&
+                         order[k].first >= order[0].first - delta;
+           ++k) {
+        const Evaluation v =
+            filtered_value(moves[order[k].second].position, depth - 1, rules, keep, delta,
+                           expanded)
+                .flipped();
+        if (v.equity() > best_eq) best_eq = v.equity(), best = v;
+      }
+    }
+    acc[0] += r.weight36 / 36.0 * best.win;
+    acc[1] += r.weight36 / 36.0 * best.win_mars;
+    acc[2] += r.weight36 / 36.0 * best.lose_mars;
+    acc[3] += r.weight36 / 36.0 * best.draw;
+  }
+  return Evaluation{float(acc[0]), float(acc[1]), float(acc[2]), float(acc[3])};
+}
+
+TEST(Search, InnerFilterKeepsAtMostKWithinDeltaOfEachReply) {
+  const Rules rules;
+  HashEvaluator hash;
+  bool tiered_differs = false;
+  for (uint64_t seed : {3u, 4u, 7u}) {
+    const Position pos = random_game_position(seed, 24);
+    ASSERT_FALSE(game_outcome(pos, rules));
+    int64_t unfiltered_nodes = 0, most_filtered = 0;
+    const Evaluation all = filtered_value(pos, 2, rules, 1000, 100, unfiltered_nodes);
+    for (const auto& [keep, delta] : {std::pair{1, 0.0}, {2, 0.04}, {3, 0.1}, {8, 0.16}}) {
+      // Given a search whose inner filter keeps `keep` within `delta`, without a cache,
+      SearchOptions so;
+      so.inner_keep = keep;
+      so.inner_delta = delta;
+      so.cache_bits = 0;
+      Search search(hash, rules, so);
+      // when it values the position at 2-ply,
+      const Evaluation got = search.evaluate(pos, 2);
+      // then the value is the filtered expectimax of the definition,
+      int64_t nodes = 0;
+      const Evaluation ref = filtered_value(pos, 2, rules, keep, delta, nodes);
+      EXPECT_NEAR(got.win, ref.win, 1e-5) << seed << " keep " << keep;
+      EXPECT_NEAR(got.win_mars, ref.win_mars, 1e-5) << seed << " keep " << keep;
+      EXPECT_NEAR(got.lose_mars, ref.lose_mars, 1e-5) << seed << " keep " << keep;
+      // and it expanded exactly the replies the filter keeps (one evaluator call per node:
+      // the node itself and, for each roll, at most `keep` replies), the brute-force count.
+      EXPECT_EQ(static_cast<int64_t>(search.evaluator_calls()), nodes) << seed << " keep " << keep;
+      EXPECT_LE(nodes, 1 + 21 * keep);
+      if (keep == 1) EXPECT_EQ(nodes, 1 + 21);  // gnubg's inner choice: the 0-ply best only
+      tiered_differs |= std::fabs(got.equity() - all.equity()) > 1e-4;
+      most_filtered = std::max(most_filtered, nodes);
+    }
+    EXPECT_GT(unfiltered_nodes, most_filtered);  // every filter above cut something
+  }
+  EXPECT_TRUE(tiered_differs);  // and it changed some value
+}
+
+TEST(Search, InnerFilterLeavesTheRootFilterAndOnePlyAlone) {
+  const Rules rules;
+  HashEvaluator hash;
+  const Position pos = random_game_position(9, 22);
+  MoveList moves = legal_moves(pos, Dice{5, 3}, rules);
+  ASSERT_GT(moves.size(), 8u);
+  SearchOptions old_opts, tiered;
+  old_opts.filter_delta = tiered.filter_delta = 1.0;  // several candidates reach 2-ply
+  tiered.inner_keep = 1;
+  tiered.inner_delta = 0;
+  Search a(hash, rules, old_opts), b(hash, rules, tiered);
+  std::vector<ScoredMove> sa, sb;
+  // At 2-ply the same candidates pass the root filter (8 within 0.16 at 0-ply) either way;
+  a.score_moves(pos, moves, 2, sa);
+  b.score_moves(pos, moves, 2, sb);
+  ASSERT_EQ(sa.size(), sb.size());
+  std::vector<size_t> deep_a, deep_b;
+  for (const auto& s : sa)
+    if (s.ply == 2) deep_a.push_back(s.index);
+  for (const auto& s : sb)
+    if (s.ply == 2) deep_b.push_back(s.index);
+  std::sort(deep_a.begin(), deep_a.end());
+  std::sort(deep_b.begin(), deep_b.end());
+  EXPECT_EQ(deep_a, deep_b);
+  EXPECT_GT(deep_a.size(), 1u);
+  // at 1-ply the inner filter has no level to act on: identical values.
+  a.score_moves(pos, moves, 1, sa);
+  b.score_moves(pos, moves, 1, sb);
+  ASSERT_EQ(sa.size(), sb.size());
+  for (size_t k = 0; k < sa.size(); ++k) {
+    EXPECT_EQ(sa[k].index, sb[k].index);
+    EXPECT_EQ(sa[k].eval.win, sb[k].eval.win);
+  }
 }
 
 TEST(Search, RepeatedPositionsAreEvaluatedOnce) {
@@ -309,6 +422,12 @@ TEST(Search, BadOptionsAreErrors) {
   EXPECT_THROW(Search(c, Rules{}, o), Error);
   o.filter_keep = 3;
   o.filter_delta = -1;
+  EXPECT_THROW(Search(c, Rules{}, o), Error);
+  o.filter_delta = 0.1;
+  o.inner_keep = 0;
+  EXPECT_THROW(Search(c, Rules{}, o), Error);
+  o.inner_keep = 1;
+  o.inner_delta = -0.5;
   EXPECT_THROW(Search(c, Rules{}, o), Error);
 }
 
