@@ -57,6 +57,16 @@ struct KernelTraces {
   size_t trace_size;
 };
 
+// A TD(λ) gradient computed but not yet added to the traces (nn/fast_net.h's FastTd adds it
+// during the next update): row_x[i] = x_i for the W1 rows that get x_i g_k (the state's non-zero
+// inputs), 0 elsewhere; grad = g_k[j] (k x hidden); jac and h as td_add_gradient takes them.
+struct KernelGradient {
+  const float* row_x;
+  const float* grad;
+  const float (*jac)[4];
+  const float* h;
+};
+
 struct FastKernels {
   SimdPath path;
   // Lists the non-zero inputs of x[0..n): rows[] and coef[] = x; returns their number.
@@ -78,6 +88,16 @@ struct FastKernels {
   // θ += Σ_m c[m] e_m over the W1 rows `rows` and all of b1, W2, b2; params = {W1, b1, W2, b2}.
   void (*td_update)(const KernelNet& net, float* const* params, KernelTraces traces, const float* c,
                     const int* rows, int num_rows);
+  // td_add_gradient in two halves. td_gradient: grad (k x hidden) = g_k for the state (a, h) and
+  // jac; deriv is scratch.
+  void (*td_gradient)(const KernelNet& net, const float* a, const float* h, const float (*jac)[4],
+                      float* deriv, float* grad);
+  // Adds `gradient` to the traces (its W1 rows: those of `rows` with row_x != 0, which must all
+  // be in `rows`) and, if c is non-null, then applies td_update(c, rows), in one pass over the
+  // rows. The same bits as td_add_gradient followed by td_update.
+  void (*td_add_gradient_and_update)(const KernelNet& net, float* const* params,
+                                     KernelTraces traces, const float* c, const int* rows,
+                                     int num_rows, const KernelGradient& gradient);
   // Peak-rate probe for `nardy bench kernels`: `iterations` rounds of independent fused
   // multiply-adds (or multiply + add on scalar) on registers; returns a checksum.
   float (*peak_probe)(long iterations, float x);

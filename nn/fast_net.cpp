@@ -92,7 +92,8 @@ void FastNet::evaluate_batch(const float* base, const float* inputs, int n, Eval
 
 // ---------------------------------------------------------------------------------------------
 
-FastTd::FastTd(ValueNet& net, float lambda, SimdPath path) : net_(net, path), lambda_(lambda) {
+FastTd::FastTd(ValueNet& net, float lambda, SimdPath path, bool fuse)
+    : net_(net, path), lambda_(lambda), fuse_(fuse) {
   check_td_lambda(lambda);
   auto layers = net.layers();
   params_[0] = layers[0].weight;
@@ -105,6 +106,8 @@ FastTd::FastTd(ValueNet& net, float lambda, SimdPath path) : net_(net, path), la
   traces_.assign(trace_size_ * k, 0.0f);
   grad_.assign(k * h, 0.0f);
   deriv_.assign(h, 0.0f);
+  h_.assign(h, 0.0f);
+  row_x_.assign(in, 0.0f);
   nonzero_.assign(in, 0);
   nonzero_x_.assign(in, 0.0f);
   touched_.assign(in, 0);
@@ -125,7 +128,22 @@ void FastTd::for_each_live_range(F&& f) {
   f(off_b1_, trace_size_ - off_b1_);  // b1, W2, b2
 }
 
+void FastTd::drop_pending() const {
+  if (!pending_) return;
+  for (int r = 0; r < num_pending_; ++r) row_x_[nonzero_[r]] = 0.0f;
+  pending_ = false;
+}
+
+void FastTd::add_pending() const {
+  if (!pending_) return;
+  net_.kernels_->td_add_gradient_and_update(
+      net_.view_, nullptr, KernelTraces{traces_.data(), trace_size_}, nullptr, nonzero_.data(),
+      num_pending_, KernelGradient{row_x_.data(), grad_.data(), jac_, h_.data()});
+  drop_pending();
+}
+
 void FastTd::clear() {
+  drop_pending();
   for (int k = 0; k < net_.k_; ++k) {
     float* t = traces_.data() + static_cast<size_t>(k) * trace_size_;
     for_each_live_range([&](size_t off, size_t n) { std::fill(t + off, t + off + n, 0.0f); });
@@ -145,6 +163,7 @@ void FastTd::rescale(float factor) {
 }
 
 Evaluation FastTd::accumulate(const float* x, Side mover) {
+  add_pending();  // two states without an update between them
   const int kn = net_.k_;
   float* a = net_.sums_.data();
   float* h = net_.act_.data();
@@ -205,8 +224,17 @@ Evaluation FastTd::accumulate(const float* x, Side mover) {
       touched_rows_.push_back(i);  // capacity reserved: never reallocates
     }
   }
-  kern.td_add_gradient(net_.view_, a, h, jac, nonzero_.data(), nonzero_x_.data(), num_nonzero,
-                       deriv_.data(), grad_.data(), KernelTraces{traces_.data(), trace_size_});
+  if (!fuse_) {
+    kern.td_add_gradient(net_.view_, a, h, jac, nonzero_.data(), nonzero_x_.data(), num_nonzero,
+                         deriv_.data(), grad_.data(), KernelTraces{traces_.data(), trace_size_});
+    return white ? e : e.flipped();
+  }
+  kern.td_gradient(net_.view_, a, h, jac, deriv_.data(), grad_.data());
+  std::memcpy(jac_, jac, sizeof jac_);
+  std::memcpy(h_.data(), h, sizeof(float) * net_.hidden_);
+  for (int r = 0; r < num_nonzero; ++r) row_x_[nonzero_[r]] = nonzero_x_[r];
+  num_pending_ = num_nonzero;
+  pending_ = true;
   return white ? e : e.flipped();
 }
 
@@ -216,11 +244,20 @@ void FastTd::update(const Evaluation& value, const Evaluation& target, float alp
   const auto t = target.as_array();
   float c[4] = {0, 0, 0, 0};
   for (int k = 0; k < kn; ++k) c[k] = alpha * (t[k] - v[k]) * scale_;
+  if (pending_) {
+    net_.kernels_->td_add_gradient_and_update(
+        net_.view_, params_, KernelTraces{traces_.data(), trace_size_}, c, touched_rows_.data(),
+        static_cast<int>(touched_rows_.size()),
+        KernelGradient{row_x_.data(), grad_.data(), jac_, h_.data()});
+    drop_pending();
+    return;
+  }
   net_.kernels_->td_update(net_.view_, params_, KernelTraces{traces_.data(), trace_size_}, c,
                            touched_rows_.data(), static_cast<int>(touched_rows_.size()));
 }
 
 void FastTd::copy_trace(int k, std::span<float> out) const {
+  add_pending();
   const float* t = traces_.data() + static_cast<size_t>(k) * trace_size_;
   for (size_t i = 0; i < trace_size_; ++i) out[i] = scale_ * t[i];
 }

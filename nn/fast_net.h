@@ -23,7 +23,11 @@
 // Traces are stored scaled (e = c·ẽ, c shrinking by λ per step and renormalised when tiny), so
 // a step touches only the rows of non-zero inputs; the update is one pass over the W1 rows of
 // inputs that were non-zero at some state of the game (the others' traces are zero) and over
-// b1, W2, b2.
+// b1, W2, b2. accumulate() computes the state's gradient and leaves it pending; the next
+// update() adds it to the traces in the same pass over the rows as the step (each trace row is
+// read once per turn instead of twice), with the same operations on every number as adding it
+// at once, so the same bits. Anything else that reads the traces (accumulate, copy_trace) adds
+// a pending gradient first; clear() drops it.
 //
 // Objects own their scratch (no allocation per call, nothing throws after construction) and
 // belong to one thread. They share the net's parameters (a ValueNet copy), so they keep working
@@ -92,7 +96,8 @@ class FastTd {
  public:
   // Binds to `net` (one hidden layer; throws Error otherwise); lambda in [0, 1]; the kernels of
   // `path` (nn/fast_kernels.h).
-  FastTd(ValueNet& net, float lambda, SimdPath path = active_simd_path());
+  // `fuse` false adds each gradient at once (the two-pass reference the tests compare with).
+  FastTd(ValueNet& net, float lambda, SimdPath path = active_simd_path(), bool fuse = true);
 
   // Clears the traces (start of a game).
   void clear();
@@ -113,6 +118,9 @@ class FastTd {
 
  private:
   void rescale(float factor);
+  // Adds the pending gradient to the traces, if any (a const reader may need it).
+  void add_pending() const;
+  void drop_pending() const;
   template <class F>
   void for_each_live_range(F&& f);
   FastNet net_;
@@ -121,8 +129,15 @@ class FastTd {
   float scale_ = 1.0f;  // the traces are scale_ * traces_
   size_t trace_size_;
   size_t off_b1_;
-  std::vector<float> traces_;     // num_traces() blocks of trace_size_
-  std::vector<float> grad_;       // g_k[j], num_traces() x hidden
+  bool fuse_;
+  // Traces and the pending gradient are mutable: copy_trace() (const) adds the gradient first.
+  mutable std::vector<float> traces_;  // num_traces() blocks of trace_size_
+  mutable bool pending_ = false;       // grad_, jac_, h_ and row_x_ hold a gradient to add
+  std::vector<float> grad_;            // g_k[j], num_traces() x hidden
+  float jac_[4][4] = {};               // ... its Jacobian (already divided by the scale)
+  std::vector<float> h_;               // ... and activations
+  mutable std::vector<float> row_x_;   // per input: x_i if row i gets x_i g_k, else 0
+  int num_pending_ = 0;                // its rows: nonzero_[0 .. num_pending_)
   std::vector<float> deriv_;      // act'(a_j)
   std::vector<int> nonzero_;      // indices of the non-zero inputs of the last state
   std::vector<float> nonzero_x_;  // ... and their values
