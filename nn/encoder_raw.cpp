@@ -30,10 +30,81 @@ class RawEncoder final : public Encoder {
   void fill(const Position& pos, std::span<float> out) const override {
     raw_v1::fill(pos, out.data());
   }
+  int fill_difference(const Position& base, std::span<const float> base_x, const Position& pos,
+                      int* rows, float* coef, std::span<float> scratch) const override {
+    if (base.side_to_move() != pos.side_to_move())
+      return Encoder::fill_difference(base, base_x, pos, rows, coef, scratch);
+    return raw_v1::fill_difference(base, base_x.data(), pos, rows, coef);
+  }
   std::string input_label(int i) const override { return label(i); }
 };
 
+// The five values from kMeOff on (off and head counts, the colour unit).
+void fill_counts(const Position& pos, float* out) {
+  const auto& board = pos.mover_board();
+  constexpr float kInv15 = 1.0f / kNumCheckers;
+  out[0] = pos.own_off() * kInv15;
+  out[1] = pos.opp_off() * kInv15;
+  const int head_me = board[kHeadRoute - 1];
+  const int head_opp = board[opponent_route(kHeadRoute) - 1];
+  out[2] = (head_me > 0 ? head_me : 0) * kInv15;
+  out[3] = (head_opp < 0 ? -head_opp : 0) * kInv15;
+  out[4] = pos.side_to_move() == Side::White ? 1.0f : 0.0f;
+}
+static_assert(kOppOff == kMeOff + 1 && kMeHead == kMeOff + 2 && kOppHead == kMeOff + 3 &&
+              kMoverIsWhite == kMeOff + 4 && kNumInputs == kMeOff + 5);
+
+// Appends the units of count n at slots first..first+3 that differ from base_x.
+inline int add_units(int first, int n, const float* base_x, int* rows, float* coef, int count) {
+  for (int u = 0; u < kUnitsPerPoint; ++u) {
+    const float d = kPointUnits.by_count[n][u] - base_x[first + u];
+    rows[count] = first + u;
+    coef[count] = d;
+    count += d != 0.0f;
+  }
+  return count;
+}
+
 }  // namespace
+
+int fill_difference(const Position& base, const float* base_x, const Position& pos, int* rows,
+                    float* coef) {
+  const auto& a = base.mover_board();
+  const auto& b = pos.mover_board();
+  int count = 0;
+  for (int r = 1; r <= kNumPoints; ++r) {
+    const int was = a[r - 1], v = b[r - 1];
+    if (was == v) continue;
+    // fill() writes both slots of every point; only the side whose count changed can differ.
+    if ((was > 0 ? was : 0) != (v > 0 ? v : 0))
+      count = add_units(me_point_slot(r, 0), v > 0 ? v : 0, base_x, rows, coef, count);
+    if ((was < 0 ? -was : 0) != (v < 0 ? -v : 0))
+      count = add_units(opp_point_slot(opponent_route(r), 0), v < 0 ? -v : 0, base_x, rows, coef,
+                        count);
+  }
+  // Increasing input order (a point's opponent slot is not monotone in r): insertion sort of the
+  // few changed units.
+  for (int i = 1; i < count; ++i) {
+    const int row = rows[i];
+    const float c = coef[i];
+    int j = i;
+    for (; j > 0 && rows[j - 1] > row; --j) {
+      rows[j] = rows[j - 1];
+      coef[j] = coef[j - 1];
+    }
+    rows[j] = row;
+    coef[j] = c;
+  }
+  float counts[5];
+  fill_counts(pos, counts);
+  for (int i = 0; i < 5; ++i) {
+    const float d = counts[i] - base_x[kMeOff + i];
+    rows[count] = kMeOff + i;
+    coef[count] = d;
+    count += d != 0.0f;
+  }
+  return count;
+}
 
 void fill(const Position& pos, float* out) {
   const auto& board = pos.mover_board();
@@ -48,14 +119,7 @@ void fill(const Position& pos, float* out) {
     std::memcpy(out + opp_point_slot(opponent_route(r), 0), kPointUnits.by_count[n_opp].data(),
                 sizeof(float) * kUnitsPerPoint);
   }
-  constexpr float kInv15 = 1.0f / kNumCheckers;
-  out[kMeOff] = pos.own_off() * kInv15;
-  out[kOppOff] = pos.opp_off() * kInv15;
-  const int head_me = board[kHeadRoute - 1];
-  const int head_opp = board[opponent_route(kHeadRoute) - 1];
-  out[kMeHead] = (head_me > 0 ? head_me : 0) * kInv15;
-  out[kOppHead] = (head_opp < 0 ? -head_opp : 0) * kInv15;
-  out[kMoverIsWhite] = pos.side_to_move() == Side::White ? 1.0f : 0.0f;
+  fill_counts(pos, out + kMeOff);
 }
 
 std::string label(int i) {

@@ -77,6 +77,10 @@ struct FastKernels {
   // sums of x from base's sums: adds (x_i - base_i) W1[i] where x_i != base_i.
   void (*hidden_sums_from_base)(const KernelNet& net, const float* base_sums, const float* base,
                                 const float* x, float* sums);
+  // The same given the differences already listed: adds coef[t] W1[rows[t]] for t < num_rows
+  // (rows increasing, as hidden_sums_from_base lists them) to base_sums.
+  void (*hidden_sums_from_rows)(const KernelNet& net, const float* base_sums, const int* rows,
+                                const float* coef, int num_rows, float* sums);
   // hidden = act(sums), z[0..k) = b2 + hidden W2.
   void (*logits_from_sums)(const KernelNet& net, const float* sums, float* hidden, float* z);
   // Adds to trace m (m < k) the gradient of output m, given the hidden sums a and activations h

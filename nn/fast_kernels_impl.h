@@ -240,6 +240,11 @@ void k_hidden_sums_from_base(const KernelNet& net, const float* base_sums, const
   add_rows(base_sums, net.w1, net.hidden, rows, coef, n, sums);
 }
 
+void k_hidden_sums_from_rows(const KernelNet& net, const float* base_sums, const int* rows,
+                             const float* coef, int num_rows, float* sums) {
+  add_rows(base_sums, net.w1, net.hidden, rows, coef, num_rows, sums);
+}
+
 void k_logits_from_sums(const KernelNet& net, const float* sums, float* hidden, float* z) {
   switch (net.activation) {
     case kSigmoid:
@@ -437,6 +442,7 @@ constexpr FastKernels make_kernels(SimdPath path) {
                      k_nonzero_inputs,
                      k_hidden_sums,
                      k_hidden_sums_from_base,
+                     k_hidden_sums_from_rows,
                      k_logits_from_sums,
                      k_td_add_gradient,
                      k_td_update,

@@ -82,6 +82,11 @@ Evaluation FastNet::forward_from_base(const float* x) {
   return evaluate_sums(sums_.data(), act_.data());
 }
 
+Evaluation FastNet::forward_from_rows(const int* rows, const float* coef, int num_rows) {
+  kernels_->hidden_sums_from_rows(view_, base_sums_.data(), rows, coef, num_rows, sums_.data());
+  return evaluate_sums(sums_.data(), act_.data());
+}
+
 void FastNet::evaluate_batch(const float* base, const float* inputs, int n, Evaluation* out) {
   if (base) set_base(base);
   for (int r = 0; r < n; ++r) {

@@ -79,6 +79,10 @@ class FastNet {
   void set_base(const float* base);
   // Incremental forward of x relative to the last set_base().
   Evaluation forward_from_base(const float* x);
+  // Incremental forward of the input that differs from the last set_base() by coef[t] at
+  // rows[t] (t < num_rows, rows increasing: Encoder::fill_difference's list); the same bits as
+  // forward_from_base() of that input.
+  Evaluation forward_from_rows(const int* rows, const float* coef, int num_rows);
   // n rows of `inputs`; incremental from `base` when base is non-null, dense otherwise.
   void evaluate_batch(const float* base, const float* inputs, int n, Evaluation* out);
 

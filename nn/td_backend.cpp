@@ -11,6 +11,11 @@ void check_td_lambda(float lambda) {
     throw Error("TD lambda must be in [0, 1], got " + std::to_string(lambda));
 }
 
+void TdBackend::evaluate_differences(std::span<const float>, const int*, const float*,
+                                     const int*, int, std::span<Evaluation>) {
+  throw Error(std::string("TD backend '") + name() + "' does not evaluate input differences");
+}
+
 std::unique_ptr<TdBackend> make_td_backend(std::string_view name, ValueNet& net, float lambda) {
   check_td_lambda(lambda);
   if (name == "fast") return make_fast_td_backend(net, lambda);

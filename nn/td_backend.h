@@ -39,6 +39,17 @@ class TdBackend {
   virtual void evaluate(std::span<const float> base, std::span<const float> inputs, int n,
                         std::span<Evaluation> out) = 0;
 
+  // Whether evaluate_differences() is available (the fast backend).
+  virtual bool evaluates_differences() const { return false; }
+  // evaluate() for candidates given as their differences from `base` (nn/encoder.h
+  // fill_difference): candidate c's input i differs from base[i] by coef[t] at i = rows[t] for t
+  // in [offsets[c], offsets[c+1]), rows increasing, and equals base[i] elsewhere. The fast
+  // backend adds those rows to base's hidden sums (the same bits as evaluate() of the formed
+  // inputs) without forming the inputs. The default throws Error.
+  virtual void evaluate_differences(std::span<const float> base, const int* rows,
+                                    const float* coef, const int* offsets, int n,
+                                    std::span<Evaluation> out);
+
   // Clears the eligibility traces (call at the start of each game).
   virtual void start_game() = 0;
   // The trace decay from the next accumulate() on (a λ schedule changes it between games);

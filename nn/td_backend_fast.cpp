@@ -14,6 +14,14 @@ class FastTdBackend final : public TdBackend {
                 std::span<Evaluation> out) override {
     eval_.evaluate_batch(base.empty() ? nullptr : base.data(), inputs.data(), n, out.data());
   }
+  bool evaluates_differences() const override { return true; }
+  void evaluate_differences(std::span<const float> base, const int* rows, const float* coef,
+                            const int* offsets, int n, std::span<Evaluation> out) override {
+    eval_.set_base(base.data());
+    for (int c = 0; c < n; ++c)
+      out[c] = eval_.forward_from_rows(rows + offsets[c], coef + offsets[c],
+                                       offsets[c + 1] - offsets[c]);
+  }
   void start_game() override { td_.clear(); }
   void set_lambda(float lambda) override { td_.set_lambda(lambda); }
   Evaluation accumulate(std::span<const float> x, Side mover) override {
