@@ -1,7 +1,12 @@
 #include "nn/encoder_raw.h"
 
 #include <array>
+#include <cstdint>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/error.h"
 
@@ -65,35 +70,63 @@ inline int add_units(int first, int n, const float* base_x, int* rows, float* co
   return count;
 }
 
+// Bit i of me / opp: the mover's / the opponent's count at board index i differs between boards
+// a and b (24 signed counts each).
+inline void changed_points(const int8_t* a, const int8_t* b, uint32_t& me, uint32_t& opp) {
+  static_assert(kNumPoints == 24);
+#if defined(__SSE2__)
+  // Two 16-byte halves (the second holds indices 16..23 in its low 8 bytes); each count split
+  // into its positive and negative part (x & (x > 0), x & (x < 0)) and compared bytewise.
+  const __m128i zero = _mm_setzero_si128();
+  const auto half = [&](__m128i x, __m128i y, uint32_t& m_me, uint32_t& m_opp) {
+    const __m128i px = _mm_and_si128(x, _mm_cmpgt_epi8(x, zero));
+    const __m128i py = _mm_and_si128(y, _mm_cmpgt_epi8(y, zero));
+    const __m128i nx = _mm_and_si128(x, _mm_cmplt_epi8(x, zero));
+    const __m128i ny = _mm_and_si128(y, _mm_cmplt_epi8(y, zero));
+    m_me = ~static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(px, py))) & 0xFFFFu;
+    m_opp = ~static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(nx, ny))) & 0xFFFFu;
+  };
+  uint32_t me_lo, opp_lo, me_hi, opp_hi;
+  half(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a)),
+       _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)), me_lo, opp_lo);
+  half(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a + 16)),
+       _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b + 16)), me_hi, opp_hi);
+  me = me_lo | (me_hi & 0xFFu) << 16;
+  opp = opp_lo | (opp_hi & 0xFFu) << 16;
+#else
+  me = opp = 0;
+  for (int i = 0; i < kNumPoints; ++i) {
+    const int was = a[i], v = b[i];
+    me |= static_cast<uint32_t>((was > 0 ? was : 0) != (v > 0 ? v : 0)) << i;
+    opp |= static_cast<uint32_t>((was < 0 ? -was : 0) != (v < 0 ? -v : 0)) << i;
+  }
+#endif
+}
+
 }  // namespace
 
 int fill_difference(const Position& base, const float* base_x, const Position& pos, int* rows,
                     float* coef) {
   const auto& a = base.mover_board();
   const auto& b = pos.mover_board();
+  // Bit r-1: my count on route point r changed; bit q-1 of opp: the opponent's count on its
+  // route point q. Found without branches (a move changes a few points at unpredictable
+  // places), then visited in increasing r and q, which is increasing input order (my slots come
+  // before the opponent's).
+  uint32_t me, opp;
+  changed_points(a.data(), b.data(), me, opp);
+  static_assert(kNumPoints == 24 && opponent_route(1) == 13);
+  opp = ((opp << 12) | (opp >> 12)) & 0xFFFFFFu;  // board index r-1 to q-1, q = opponent_route(r)
   int count = 0;
-  for (int r = 1; r <= kNumPoints; ++r) {
-    const int was = a[r - 1], v = b[r - 1];
-    if (was == v) continue;
-    // fill() writes both slots of every point; only the side whose count changed can differ.
-    if ((was > 0 ? was : 0) != (v > 0 ? v : 0))
-      count = add_units(me_point_slot(r, 0), v > 0 ? v : 0, base_x, rows, coef, count);
-    if ((was < 0 ? -was : 0) != (v < 0 ? -v : 0))
-      count = add_units(opp_point_slot(opponent_route(r), 0), v < 0 ? -v : 0, base_x, rows, coef,
-                        count);
+  for (; me; me &= me - 1) {
+    const int r = __builtin_ctz(me) + 1;
+    const int v = b[r - 1];
+    count = add_units(me_point_slot(r, 0), v > 0 ? v : 0, base_x, rows, coef, count);
   }
-  // Increasing input order (a point's opponent slot is not monotone in r): insertion sort of the
-  // few changed units.
-  for (int i = 1; i < count; ++i) {
-    const int row = rows[i];
-    const float c = coef[i];
-    int j = i;
-    for (; j > 0 && rows[j - 1] > row; --j) {
-      rows[j] = rows[j - 1];
-      coef[j] = coef[j - 1];
-    }
-    rows[j] = row;
-    coef[j] = c;
+  for (; opp; opp &= opp - 1) {
+    const int q = __builtin_ctz(opp) + 1;
+    const int v = b[opponent_route(q) - 1];
+    count = add_units(opp_point_slot(q, 0), v < 0 ? -v : 0, base_x, rows, coef, count);
   }
   float counts[5];
   fill_counts(pos, counts);
