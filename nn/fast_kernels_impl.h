@@ -414,6 +414,14 @@ void k_td_add_gradient_and_update(const KernelNet& net, float* const* params, Ke
   apply_traces(params[3], traces.data, traces.trace_size, off_b1 + hn + hn * kn, kn, c, net.k);
 }
 
+void k_td_replay_row(const KernelNet& net, float* w1, KernelTraces traces, const float (*c)[4],
+                     int num_steps, int row) {
+  const size_t hn = net.hidden;
+  const size_t off = static_cast<size_t>(row) * hn;
+  for (int s = 0; s < num_steps; ++s)
+    apply_traces(w1 + off, traces.data, traces.trace_size, off, hn, c[s], net.k);
+}
+
 // Eight independent multiply-add chains of kLanes floats: enough to keep two FMA units with a
 // latency of four cycles busy.
 constexpr int kProbeChains = 8;
@@ -448,6 +456,7 @@ constexpr FastKernels make_kernels(SimdPath path) {
                      k_td_update,
                      k_td_gradient,
                      k_td_add_gradient_and_update,
+                     k_td_replay_row,
                      k_peak_probe,
                      2 * kProbeChains * kLanes};
 }

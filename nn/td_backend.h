@@ -61,6 +61,11 @@ class TdBackend {
   // Applies θ += α Σ_k (target_k - value_k) e_k with White-perspective value and target.
   virtual void update(const Evaluation& value, const Evaluation& target, float alpha) = 0;
 
+  // Brings the net's parameters up to date with every update() so far: a backend made with
+  // `deferred` (make_td_backend) may leave parts of the net behind between its own calls, so
+  // call this before anything else reads the net (the end of a game, a search). No-op otherwise.
+  virtual void sync() {}
+
   virtual const char* name() const = 0;
 
   // Inspection (tests, diagnostics; not the hot path). There are num_traces() traces, one per
@@ -72,15 +77,19 @@ class TdBackend {
 };
 
 // "fast" or "libtorch"; `lambda` in [0, 1]. Throws Error for an unknown backend or a shape the
-// backend does not support.
-std::unique_ptr<TdBackend> make_td_backend(std::string_view name, ValueNet& net, float lambda);
+// backend does not support. `deferred`: the fast backend may step W1 rows that its own
+// evaluations do not read only later (nn/fast_net.h, FastTd::Mode::Deferred; the same bits), so
+// the net is up to date only after sync(); the self-play trainer's choice.
+std::unique_ptr<TdBackend> make_td_backend(std::string_view name, ValueNet& net, float lambda,
+                                           bool deferred = false);
 
 // Throws Error unless lambda is in [0, 1] (both backends check through it).
 void check_td_lambda(float lambda);
 
 // The two implementations behind make_td_backend (nn/td_backend_fast.cpp,
 // nn/td_backend_torch.cpp).
-std::unique_ptr<TdBackend> make_fast_td_backend(ValueNet& net, float lambda);
+std::unique_ptr<TdBackend> make_fast_td_backend(ValueNet& net, float lambda,
+                                                bool deferred = false);
 std::unique_ptr<TdBackend> make_libtorch_td_backend(ValueNet& net, float lambda);
 
 }  // namespace nardy

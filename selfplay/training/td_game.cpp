@@ -20,7 +20,7 @@ TdSelfPlayer::TdSelfPlayer(ValueNet& net, const Rules& rules, std::string_view b
                            const BearoffTable* tables)
     : encoder_(net.encoder()),
       rules_(rules),
-      backend_(make_td_backend(backend, net, TdGameParams{}.lambda)),
+      backend_(make_td_backend(backend, net, TdGameParams{}.lambda, /*deferred=*/true)),
       num_inputs_(net.num_inputs()),
       base_(num_inputs_),
       state_(num_inputs_),
@@ -36,6 +36,7 @@ Evaluation TdSelfPlayer::search_value(const Position& pos, int ply) {
     options.tables = tables_;  // exact race values, as the 0-ply targets use
     search_ = std::make_unique<Search>(*evaluator_, rules_, options);
   }
+  backend_->sync();                    // the search reads the whole net
   search_->cache().new_generation();  // the weights changed since the last search
   return white_view(search_->evaluate(pos, ply), pos.side_to_move());
 }
@@ -117,6 +118,7 @@ TdGameStats TdSelfPlayer::play_game(Rng& rng, const TdGameParams& params, int ma
       stats.abs_td_error += std::fabs(target.equity() - value.equity());
       stats.outcome = *outcome;
       stats.finished = true;
+      backend_->sync();  // the net is read by others between games
       return stats;
     }
     const Evaluation target =
@@ -128,6 +130,7 @@ TdGameStats TdSelfPlayer::play_game(Rng& rng, const TdGameParams& params, int ma
     value = backend_->accumulate(state_, next.side_to_move());
     pos = next;
   }
+  backend_->sync();
   return stats;
 }
 

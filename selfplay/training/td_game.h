@@ -23,6 +23,9 @@
 //      weights (selfplay/search/search.h: the 21 rolls, the best replies, exact values where the
 //      game ends), also on the last turn; for n = 1 that is the expectation over the dice of the
 //      next 0-ply value (with greedy replies). Moves are still chosen at 0-ply.
+// The fast backend runs with deferred rows (nn/td_backend.h): it steps the W1 rows its own
+// evaluations read and brings the rest up to date at the end of each game (and before a search
+// target), with the same bits as stepping every row at once.
 // The dice and the exploration draw from two streams derived from the game's Rng, so the same
 // Rng and weights give the same game. Nothing here allocates once the buffers have grown.
 #pragma once
