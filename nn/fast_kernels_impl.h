@@ -414,12 +414,48 @@ void k_td_add_gradient_and_update(const KernelNet& net, float* const* params, Ke
   apply_traces(params[3], traces.data, traces.trace_size, off_b1 + hn + hn * kn, kn, c, net.k);
 }
 
+// apply_traces for `num_steps` steps on one row with the row kept in registers: each element gets
+// theta + (c0 t0 + c1 t1 + c2 t2 [+ c3 t3]) per step, written as apply_traces writes it (the same
+// expression, so the compiler fuses the same products), one load and store per element in all.
+template <int K>
+void replay_row(float* theta, const float* e, size_t trace_size, size_t offset, int n,
+                const float (*c)[4], int num_steps) {
+  const float* t0 = e + offset;
+  const float* t1 = t0 + trace_size;
+  const float* t2 = t1 + trace_size;
+  const float* t3 = K == 4 ? t2 + trace_size : t2;
+  int j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    FV a = load<FV>(theta + j);
+    const FV e0 = load<FV>(t0 + j), e1 = load<FV>(t1 + j), e2 = load<FV>(t2 + j);
+    if constexpr (K == 4) {
+      const FV e3 = load<FV>(t3 + j);
+      for (int s = 0; s < num_steps; ++s)
+        a += c[s][0] * e0 + c[s][1] * e1 + c[s][2] * e2 + c[s][3] * e3;
+    } else {
+      for (int s = 0; s < num_steps; ++s) a += c[s][0] * e0 + c[s][1] * e1 + c[s][2] * e2;
+    }
+    store(theta + j, a);
+  }
+  for (; j < n; ++j) {
+    float a = theta[j];
+    for (int s = 0; s < num_steps; ++s) {
+      if constexpr (K == 4)
+        a += c[s][0] * t0[j] + c[s][1] * t1[j] + c[s][2] * t2[j] + c[s][3] * t3[j];
+      else
+        a += c[s][0] * t0[j] + c[s][1] * t1[j] + c[s][2] * t2[j];
+    }
+    theta[j] = a;
+  }
+}
+
 void k_td_replay_row(const KernelNet& net, float* w1, KernelTraces traces, const float (*c)[4],
                      int num_steps, int row) {
-  const size_t hn = net.hidden;
-  const size_t off = static_cast<size_t>(row) * hn;
-  for (int s = 0; s < num_steps; ++s)
-    apply_traces(w1 + off, traces.data, traces.trace_size, off, hn, c[s], net.k);
+  const size_t off = static_cast<size_t>(row) * net.hidden;
+  if (net.k == 4)
+    replay_row<4>(w1 + off, traces.data, traces.trace_size, off, net.hidden, c, num_steps);
+  else
+    replay_row<3>(w1 + off, traces.data, traces.trace_size, off, net.hidden, c, num_steps);
 }
 
 // Eight independent multiply-add chains of kLanes floats: enough to keep two FMA units with a
