@@ -33,6 +33,16 @@ class Encoder {
   virtual int num_inputs() const = 0;
   // Writes num_inputs() values for `pos` from the side to move. out.size() >= num_inputs().
   virtual void fill(const Position& pos, std::span<float> out) const = 0;
+  // The inputs where fill(pos) differs from base_x = fill(base), for `base` with the same side
+  // to move as `pos` (e.g. sibling results of one roll against the board before it, seen by the
+  // same side): their indices in increasing order into rows[] and fill(pos)[i] - base_x[i] (one
+  // float subtraction) into coef[]; returns their number. rows and coef hold num_inputs()
+  // entries, scratch num_inputs() floats. The default fills pos into scratch and compares every
+  // input; an encoder may override it with a cheaper way to the same result (raw-v1 compares
+  // the boards). No allocation, no throw.
+  virtual int fill_difference(const Position& base, std::span<const float> base_x,
+                              const Position& pos, int* rows, float* coef,
+                              std::span<float> scratch) const;
   // Human-readable label of input i ("me.point[r=24].count>=1", "pips.diff", ...).
   virtual std::string input_label(int i) const = 0;
   std::string id() const { return name() + "-v" + std::to_string(version()); }

@@ -1,7 +1,12 @@
 #include "nn/encoder_raw.h"
 
 #include <array>
+#include <cstdint>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/error.h"
 
@@ -30,10 +35,109 @@ class RawEncoder final : public Encoder {
   void fill(const Position& pos, std::span<float> out) const override {
     raw_v1::fill(pos, out.data());
   }
+  int fill_difference(const Position& base, std::span<const float> base_x, const Position& pos,
+                      int* rows, float* coef, std::span<float> scratch) const override {
+    if (base.side_to_move() != pos.side_to_move())
+      return Encoder::fill_difference(base, base_x, pos, rows, coef, scratch);
+    return raw_v1::fill_difference(base, base_x.data(), pos, rows, coef);
+  }
   std::string input_label(int i) const override { return label(i); }
 };
 
+// The five values from kMeOff on (off and head counts, the colour unit).
+void fill_counts(const Position& pos, float* out) {
+  const auto& board = pos.mover_board();
+  constexpr float kInv15 = 1.0f / kNumCheckers;
+  out[0] = pos.own_off() * kInv15;
+  out[1] = pos.opp_off() * kInv15;
+  const int head_me = board[kHeadRoute - 1];
+  const int head_opp = board[opponent_route(kHeadRoute) - 1];
+  out[2] = (head_me > 0 ? head_me : 0) * kInv15;
+  out[3] = (head_opp < 0 ? -head_opp : 0) * kInv15;
+  out[4] = pos.side_to_move() == Side::White ? 1.0f : 0.0f;
+}
+static_assert(kOppOff == kMeOff + 1 && kMeHead == kMeOff + 2 && kOppHead == kMeOff + 3 &&
+              kMoverIsWhite == kMeOff + 4 && kNumInputs == kMeOff + 5);
+
+// Appends the units of count n at slots first..first+3 that differ from base_x.
+inline int add_units(int first, int n, const float* base_x, int* rows, float* coef, int count) {
+  for (int u = 0; u < kUnitsPerPoint; ++u) {
+    const float d = kPointUnits.by_count[n][u] - base_x[first + u];
+    rows[count] = first + u;
+    coef[count] = d;
+    count += d != 0.0f;
+  }
+  return count;
+}
+
+// Bit i of me / opp: the mover's / the opponent's count at board index i differs between boards
+// a and b (24 signed counts each).
+inline void changed_points(const int8_t* a, const int8_t* b, uint32_t& me, uint32_t& opp) {
+  static_assert(kNumPoints == 24);
+#if defined(__SSE2__)
+  // Two 16-byte halves (the second holds indices 16..23 in its low 8 bytes); each count split
+  // into its positive and negative part (x & (x > 0), x & (x < 0)) and compared bytewise.
+  const __m128i zero = _mm_setzero_si128();
+  const auto half = [&](__m128i x, __m128i y, uint32_t& m_me, uint32_t& m_opp) {
+    const __m128i px = _mm_and_si128(x, _mm_cmpgt_epi8(x, zero));
+    const __m128i py = _mm_and_si128(y, _mm_cmpgt_epi8(y, zero));
+    const __m128i nx = _mm_and_si128(x, _mm_cmplt_epi8(x, zero));
+    const __m128i ny = _mm_and_si128(y, _mm_cmplt_epi8(y, zero));
+    m_me = ~static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(px, py))) & 0xFFFFu;
+    m_opp = ~static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(nx, ny))) & 0xFFFFu;
+  };
+  uint32_t me_lo, opp_lo, me_hi, opp_hi;
+  half(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a)),
+       _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)), me_lo, opp_lo);
+  half(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(a + 16)),
+       _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b + 16)), me_hi, opp_hi);
+  me = me_lo | (me_hi & 0xFFu) << 16;
+  opp = opp_lo | (opp_hi & 0xFFu) << 16;
+#else
+  me = opp = 0;
+  for (int i = 0; i < kNumPoints; ++i) {
+    const int was = a[i], v = b[i];
+    me |= static_cast<uint32_t>((was > 0 ? was : 0) != (v > 0 ? v : 0)) << i;
+    opp |= static_cast<uint32_t>((was < 0 ? -was : 0) != (v < 0 ? -v : 0)) << i;
+  }
+#endif
+}
+
 }  // namespace
+
+int fill_difference(const Position& base, const float* base_x, const Position& pos, int* rows,
+                    float* coef) {
+  const auto& a = base.mover_board();
+  const auto& b = pos.mover_board();
+  // Bit r-1: my count on route point r changed; bit q-1 of opp: the opponent's count on its
+  // route point q. Found without branches (a move changes a few points at unpredictable
+  // places), then visited in increasing r and q, which is increasing input order (my slots come
+  // before the opponent's).
+  uint32_t me, opp;
+  changed_points(a.data(), b.data(), me, opp);
+  static_assert(kNumPoints == 24 && opponent_route(1) == 13);
+  opp = ((opp << 12) | (opp >> 12)) & 0xFFFFFFu;  // board index r-1 to q-1, q = opponent_route(r)
+  int count = 0;
+  for (; me; me &= me - 1) {
+    const int r = __builtin_ctz(me) + 1;
+    const int v = b[r - 1];
+    count = add_units(me_point_slot(r, 0), v > 0 ? v : 0, base_x, rows, coef, count);
+  }
+  for (; opp; opp &= opp - 1) {
+    const int q = __builtin_ctz(opp) + 1;
+    const int v = b[opponent_route(q) - 1];
+    count = add_units(opp_point_slot(q, 0), v < 0 ? -v : 0, base_x, rows, coef, count);
+  }
+  float counts[5];
+  fill_counts(pos, counts);
+  for (int i = 0; i < 5; ++i) {
+    const float d = counts[i] - base_x[kMeOff + i];
+    rows[count] = kMeOff + i;
+    coef[count] = d;
+    count += d != 0.0f;
+  }
+  return count;
+}
 
 void fill(const Position& pos, float* out) {
   const auto& board = pos.mover_board();
@@ -48,14 +152,7 @@ void fill(const Position& pos, float* out) {
     std::memcpy(out + opp_point_slot(opponent_route(r), 0), kPointUnits.by_count[n_opp].data(),
                 sizeof(float) * kUnitsPerPoint);
   }
-  constexpr float kInv15 = 1.0f / kNumCheckers;
-  out[kMeOff] = pos.own_off() * kInv15;
-  out[kOppOff] = pos.opp_off() * kInv15;
-  const int head_me = board[kHeadRoute - 1];
-  const int head_opp = board[opponent_route(kHeadRoute) - 1];
-  out[kMeHead] = (head_me > 0 ? head_me : 0) * kInv15;
-  out[kOppHead] = (head_opp < 0 ? -head_opp : 0) * kInv15;
-  out[kMoverIsWhite] = pos.side_to_move() == Side::White ? 1.0f : 0.0f;
+  fill_counts(pos, out + kMeOff);
 }
 
 std::string label(int i) {

@@ -19,6 +19,22 @@ const std::array<const Encoder*, 2>& all_encoders() {
 
 }  // namespace
 
+int Encoder::fill_difference(const Position&, std::span<const float> base_x, const Position& pos,
+                             int* rows, float* coef, std::span<float> scratch) const {
+  fill(pos, scratch);
+  const int n = num_inputs();
+  int count = 0;
+  for (int i = 0; i < n; ++i) {
+    const float d = scratch[i] - base_x[i];
+    if (d != 0.0f) {
+      rows[count] = i;
+      coef[count] = d;
+      ++count;
+    }
+  }
+  return count;
+}
+
 const Encoder& encoder_by_name(std::string_view name_or_id) {
   for (const Encoder* e : all_encoders())
     if (name_or_id == e->name() || name_or_id == e->id()) return *e;

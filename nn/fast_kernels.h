@@ -57,6 +57,16 @@ struct KernelTraces {
   size_t trace_size;
 };
 
+// A TD(λ) gradient computed but not yet added to the traces (nn/fast_net.h's FastTd adds it
+// during the next update): row_x[i] = x_i for the W1 rows that get x_i g_k (the state's non-zero
+// inputs), 0 elsewhere; grad = g_k[j] (k x hidden); jac and h as td_add_gradient takes them.
+struct KernelGradient {
+  const float* row_x;
+  const float* grad;
+  const float (*jac)[4];
+  const float* h;
+};
+
 struct FastKernels {
   SimdPath path;
   // Lists the non-zero inputs of x[0..n): rows[] and coef[] = x; returns their number.
@@ -67,6 +77,10 @@ struct FastKernels {
   // sums of x from base's sums: adds (x_i - base_i) W1[i] where x_i != base_i.
   void (*hidden_sums_from_base)(const KernelNet& net, const float* base_sums, const float* base,
                                 const float* x, float* sums);
+  // The same given the differences already listed: adds coef[t] W1[rows[t]] for t < num_rows
+  // (rows increasing, as hidden_sums_from_base lists them) to base_sums.
+  void (*hidden_sums_from_rows)(const KernelNet& net, const float* base_sums, const int* rows,
+                                const float* coef, int num_rows, float* sums);
   // hidden = act(sums), z[0..k) = b2 + hidden W2.
   void (*logits_from_sums)(const KernelNet& net, const float* sums, float* hidden, float* z);
   // Adds to trace m (m < k) the gradient of output m, given the hidden sums a and activations h
@@ -78,6 +92,20 @@ struct FastKernels {
   // θ += Σ_m c[m] e_m over the W1 rows `rows` and all of b1, W2, b2; params = {W1, b1, W2, b2}.
   void (*td_update)(const KernelNet& net, float* const* params, KernelTraces traces, const float* c,
                     const int* rows, int num_rows);
+  // td_add_gradient in two halves. td_gradient: grad (k x hidden) = g_k for the state (a, h) and
+  // jac; deriv is scratch.
+  void (*td_gradient)(const KernelNet& net, const float* a, const float* h, const float (*jac)[4],
+                      float* deriv, float* grad);
+  // Adds `gradient` to the traces (its W1 rows: those of `rows` with row_x != 0, which must all
+  // be in `rows`) and, if c is non-null, then applies td_update(c, rows), in one pass over the
+  // rows. The same bits as td_add_gradient followed by td_update.
+  void (*td_add_gradient_and_update)(const KernelNet& net, float* const* params,
+                                     KernelTraces traces, const float* c, const int* rows,
+                                     int num_rows, const KernelGradient& gradient);
+  // td_update's W1 step for one row, `num_steps` times in order with c[0], c[1], ...: the row
+  // `row` of W1 gets Σ_m c[s][m] e_m once per step s (a FastTd that defers rows catches one up).
+  void (*td_replay_row)(const KernelNet& net, float* w1, KernelTraces traces,
+                        const float (*c)[4], int num_steps, int row);
   // Peak-rate probe for `nardy bench kernels`: `iterations` rounds of independent fused
   // multiply-adds (or multiply + add on scalar) on registers; returns a checksum.
   float (*peak_probe)(long iterations, float x);

@@ -240,6 +240,11 @@ void k_hidden_sums_from_base(const KernelNet& net, const float* base_sums, const
   add_rows(base_sums, net.w1, net.hidden, rows, coef, n, sums);
 }
 
+void k_hidden_sums_from_rows(const KernelNet& net, const float* base_sums, const int* rows,
+                             const float* coef, int num_rows, float* sums) {
+  add_rows(base_sums, net.w1, net.hidden, rows, coef, num_rows, sums);
+}
+
 void k_logits_from_sums(const KernelNet& net, const float* sums, float* hidden, float* z) {
   switch (net.activation) {
     case kSigmoid:
@@ -258,12 +263,11 @@ void k_logits_from_sums(const KernelNet& net, const float* sums, float* hidden, 
     output_layer<4>(hidden, net.w2, net.b2, net.hidden, z);
 }
 
-void k_td_add_gradient(const KernelNet& net, const float* a, const float* h, const float (*jac)[4],
-                       const int* rows, const float* xs, int num_rows, float* deriv, float* grad,
-                       KernelTraces traces) {
+// g_k[j] = act'(a_j) Σ_m J[k][m] W2[j][m] into grad (k x hidden); deriv (hidden) is scratch.
+void td_gradient(const KernelNet& net, const float* a, const float* h, const float (*jac)[4],
+                 float* deriv, float* grad) {
   const int hn = net.hidden, kn = net.k;
   const float* w2 = net.w2;
-  // g_k[j] = act'(a_j) Σ_m J[k][m] W2[j][m].
   switch (net.activation) {
     case kSigmoid:
       for (int j = 0; j < hn; ++j) deriv[j] = h[j] * (1.0f - h[j]);
@@ -287,25 +291,75 @@ void k_td_add_gradient(const KernelNet& net, const float* a, const float* h, con
                            jk[3] * w2[j * 4 + 3]);
     }
   }
+}
+
+// row[0..n) += xi * g[0..n): one W1 row of one trace.
+inline void add_row_gradient(float* __restrict__ row, const float* __restrict__ g, float xi,
+                             int n) {
+  for (int j = 0; j < n; ++j) row[j] += xi * g[j];
+}
+
+// tw2[j*K + m] += jac[m] * h[j] for every unit j: the W2 block of one trace. Eight units at a
+// time as K vectors of the contiguous 8K entries, each entry getting the single multiply-add
+// jac[m] * h[j] + tw2 of the plain loop (fused exactly where the compiler fuses `a += b * c`, by
+// mul_add8), so the result is the plain loop's bit for bit.
+template <int K>
+inline void add_w2_gradient(float* tw2, const float* jac, const float* h, int n) {
+  float spread_jac[8 * K];
+  for (int f = 0; f < 8 * K; ++f) spread_jac[f] = jac[f % K];
+  F8 jv[K];
+  for (int p = 0; p < K; ++p) jv[p] = load<F8>(spread_jac + 8 * p);
+  int j = 0;
+  for (; j + 8 <= n; j += 8) {
+    F8 hh[K];
+    spread_hidden<K>(load<F8>(h + j), hh);
+    for (int p = 0; p < K; ++p) {
+      float* at = tw2 + j * K + 8 * p;
+      store(at, mul_add8(load<F8>(at), jv[p], hh[p]));
+    }
+  }
+  for (; j < n; ++j)
+    for (int m = 0; m < K; ++m) tw2[j * K + m] += jac[m] * h[j];
+}
+
+// The b1, W2 and b2 blocks of every trace: b1 += g_k, W2 += J[k] h, b2 += J[k].
+void add_head_gradient(const KernelNet& net, const float* h, const float (*jac)[4],
+                       const float* grad, KernelTraces traces) {
+  const int hn = net.hidden, kn = net.k;
   const size_t off_b1 = static_cast<size_t>(net.in) * hn;
   const size_t off_w2 = off_b1 + hn;
   const size_t off_b2 = off_w2 + static_cast<size_t>(hn) * kn;
   for (int k = 0; k < kn; ++k) {
     float* t = traces.data + static_cast<size_t>(k) * traces.trace_size;
     const float* __restrict__ g = grad + static_cast<size_t>(k) * hn;
-    for (int r = 0; r < num_rows; ++r) {
-      const float xi = xs[r];
-      float* __restrict__ row = t + static_cast<size_t>(rows[r]) * hn;
-      for (int j = 0; j < hn; ++j) row[j] += xi * g[j];
-    }
     float* tb1 = t + off_b1;
     for (int j = 0; j < hn; ++j) tb1[j] += g[j];
-    float* tw2 = t + off_w2;
-    for (int j = 0; j < hn; ++j)
-      for (int m = 0; m < kn; ++m) tw2[j * kn + m] += jac[k][m] * h[j];
+    if (kn == 3)
+      add_w2_gradient<3>(t + off_w2, jac[k], h, hn);
+    else
+      add_w2_gradient<4>(t + off_w2, jac[k], h, hn);
     float* tb2 = t + off_b2;
     for (int m = 0; m < kn; ++m) tb2[m] += jac[k][m];
   }
+}
+
+void k_td_add_gradient(const KernelNet& net, const float* a, const float* h, const float (*jac)[4],
+                       const int* rows, const float* xs, int num_rows, float* deriv, float* grad,
+                       KernelTraces traces) {
+  const int hn = net.hidden, kn = net.k;
+  td_gradient(net, a, h, jac, deriv, grad);
+  for (int k = 0; k < kn; ++k) {
+    float* t = traces.data + static_cast<size_t>(k) * traces.trace_size;
+    const float* g = grad + static_cast<size_t>(k) * hn;
+    for (int r = 0; r < num_rows; ++r)
+      add_row_gradient(t + static_cast<size_t>(rows[r]) * hn, g, xs[r], hn);
+  }
+  add_head_gradient(net, h, jac, grad, traces);
+}
+
+void k_td_gradient(const KernelNet& net, const float* a, const float* h, const float (*jac)[4],
+                   float* deriv, float* grad) {
+  td_gradient(net, a, h, jac, deriv, grad);
 }
 
 // theta[0..n) += Σ_m c[m] t_m[offset + i] over the kn traces.
@@ -336,6 +390,74 @@ void k_td_update(const KernelNet& net, float* const* params, KernelTraces traces
   apply_traces(params[3], traces.data, traces.trace_size, off_b1 + hn + hn * kn, kn, c, net.k);
 }
 
+// k_td_add_gradient's trace additions (a gradient already computed by k_td_gradient) followed by
+// k_td_update's step, row by row so that each trace row is still in L1 when the step reads it.
+// Every number gets the same operations as the two separate kernels, so the same bits.
+void k_td_add_gradient_and_update(const KernelNet& net, float* const* params, KernelTraces traces,
+                                  const float* c, const int* rows, int num_rows,
+                                  const KernelGradient& gradient) {
+  const size_t hn = net.hidden, kn = net.k;
+  const size_t off_b1 = static_cast<size_t>(net.in) * hn;
+  for (int r = 0; r < num_rows; ++r) {
+    const size_t row = static_cast<size_t>(rows[r]) * hn;
+    const float xi = gradient.row_x[rows[r]];
+    if (xi != 0.0f)
+      for (size_t k = 0; k < kn; ++k)
+        add_row_gradient(traces.data + k * traces.trace_size + row, gradient.grad + k * hn, xi,
+                         static_cast<int>(hn));
+    if (c) apply_traces(params[0] + row, traces.data, traces.trace_size, row, hn, c, net.k);
+  }
+  add_head_gradient(net, gradient.h, gradient.jac, gradient.grad, traces);
+  if (!c) return;
+  apply_traces(params[1], traces.data, traces.trace_size, off_b1, hn, c, net.k);
+  apply_traces(params[2], traces.data, traces.trace_size, off_b1 + hn, hn * kn, c, net.k);
+  apply_traces(params[3], traces.data, traces.trace_size, off_b1 + hn + hn * kn, kn, c, net.k);
+}
+
+// apply_traces for `num_steps` steps on one row with the row kept in registers: each element gets
+// theta + (c0 t0 + c1 t1 + c2 t2 [+ c3 t3]) per step, written as apply_traces writes it (the same
+// expression, so the compiler fuses the same products), one load and store per element in all.
+template <int K>
+void replay_row(float* theta, const float* e, size_t trace_size, size_t offset, int n,
+                const float (*c)[4], int num_steps) {
+  const float* t0 = e + offset;
+  const float* t1 = t0 + trace_size;
+  const float* t2 = t1 + trace_size;
+  const float* t3 = K == 4 ? t2 + trace_size : t2;
+  int j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+    FV a = load<FV>(theta + j);
+    const FV e0 = load<FV>(t0 + j), e1 = load<FV>(t1 + j), e2 = load<FV>(t2 + j);
+    if constexpr (K == 4) {
+      const FV e3 = load<FV>(t3 + j);
+      for (int s = 0; s < num_steps; ++s)
+        a += c[s][0] * e0 + c[s][1] * e1 + c[s][2] * e2 + c[s][3] * e3;
+    } else {
+      for (int s = 0; s < num_steps; ++s) a += c[s][0] * e0 + c[s][1] * e1 + c[s][2] * e2;
+    }
+    store(theta + j, a);
+  }
+  for (; j < n; ++j) {
+    float a = theta[j];
+    for (int s = 0; s < num_steps; ++s) {
+      if constexpr (K == 4)
+        a += c[s][0] * t0[j] + c[s][1] * t1[j] + c[s][2] * t2[j] + c[s][3] * t3[j];
+      else
+        a += c[s][0] * t0[j] + c[s][1] * t1[j] + c[s][2] * t2[j];
+    }
+    theta[j] = a;
+  }
+}
+
+void k_td_replay_row(const KernelNet& net, float* w1, KernelTraces traces, const float (*c)[4],
+                     int num_steps, int row) {
+  const size_t off = static_cast<size_t>(row) * net.hidden;
+  if (net.k == 4)
+    replay_row<4>(w1 + off, traces.data, traces.trace_size, off, net.hidden, c, num_steps);
+  else
+    replay_row<3>(w1 + off, traces.data, traces.trace_size, off, net.hidden, c, num_steps);
+}
+
 // Eight independent multiply-add chains of kLanes floats: enough to keep two FMA units with a
 // latency of four cycles busy.
 constexpr int kProbeChains = 8;
@@ -364,9 +486,13 @@ constexpr FastKernels make_kernels(SimdPath path) {
                      k_nonzero_inputs,
                      k_hidden_sums,
                      k_hidden_sums_from_base,
+                     k_hidden_sums_from_rows,
                      k_logits_from_sums,
                      k_td_add_gradient,
                      k_td_update,
+                     k_td_gradient,
+                     k_td_add_gradient_and_update,
+                     k_td_replay_row,
                      k_peak_probe,
                      2 * kProbeChains * kLanes};
 }

@@ -82,6 +82,11 @@ Evaluation FastNet::forward_from_base(const float* x) {
   return evaluate_sums(sums_.data(), act_.data());
 }
 
+Evaluation FastNet::forward_from_rows(const int* rows, const float* coef, int num_rows) {
+  kernels_->hidden_sums_from_rows(view_, base_sums_.data(), rows, coef, num_rows, sums_.data());
+  return evaluate_sums(sums_.data(), act_.data());
+}
+
 void FastNet::evaluate_batch(const float* base, const float* inputs, int n, Evaluation* out) {
   if (base) set_base(base);
   for (int r = 0; r < n; ++r) {
@@ -92,7 +97,8 @@ void FastNet::evaluate_batch(const float* base, const float* inputs, int n, Eval
 
 // ---------------------------------------------------------------------------------------------
 
-FastTd::FastTd(ValueNet& net, float lambda, SimdPath path) : net_(net, path), lambda_(lambda) {
+FastTd::FastTd(ValueNet& net, float lambda, SimdPath path, Mode mode)
+    : net_(net, path), lambda_(lambda), mode_(mode) {
   check_td_lambda(lambda);
   auto layers = net.layers();
   params_[0] = layers[0].weight;
@@ -105,10 +111,27 @@ FastTd::FastTd(ValueNet& net, float lambda, SimdPath path) : net_(net, path), la
   traces_.assign(trace_size_ * k, 0.0f);
   grad_.assign(k * h, 0.0f);
   deriv_.assign(h, 0.0f);
+  h_.assign(h, 0.0f);
+  row_x_.assign(in, 0.0f);
   nonzero_.assign(in, 0);
   nonzero_x_.assign(in, 0.0f);
   touched_.assign(in, 0);
   touched_rows_.reserve(in);
+  applied_.assign(in, 0);
+  steps_.reserve(1024);
+}
+
+void FastTd::replay(int i) {
+  const int from = applied_[i], to = static_cast<int>(steps_.size());
+  net_.kernels_->td_replay_row(net_.view_, params_[0], KernelTraces{traces_.data(), trace_size_},
+                               reinterpret_cast<const float(*)[4]>(steps_.data() + from),
+                               to - from, i);
+  applied_[i] = to;
+}
+
+void FastTd::sync() {
+  if (mode_ != Mode::Deferred) return;
+  for (int i : touched_rows_) catch_up(i);
 }
 
 void FastTd::set_lambda(float lambda) {
@@ -125,7 +148,24 @@ void FastTd::for_each_live_range(F&& f) {
   f(off_b1_, trace_size_ - off_b1_);  // b1, W2, b2
 }
 
+void FastTd::drop_pending() const {
+  if (!pending_) return;
+  for (int r = 0; r < num_pending_; ++r) row_x_[nonzero_[r]] = 0.0f;
+  pending_ = false;
+}
+
+void FastTd::add_pending() const {
+  if (!pending_) return;
+  net_.kernels_->td_add_gradient_and_update(
+      net_.view_, nullptr, KernelTraces{traces_.data(), trace_size_}, nullptr, nonzero_.data(),
+      num_pending_, KernelGradient{row_x_.data(), grad_.data(), jac_, h_.data()});
+  drop_pending();
+}
+
 void FastTd::clear() {
+  sync();
+  steps_.clear();
+  drop_pending();
   for (int k = 0; k < net_.k_; ++k) {
     float* t = traces_.data() + static_cast<size_t>(k) * trace_size_;
     for_each_live_range([&](size_t off, size_t n) { std::fill(t + off, t + off + n, 0.0f); });
@@ -145,7 +185,11 @@ void FastTd::rescale(float factor) {
 }
 
 Evaluation FastTd::accumulate(const float* x, Side mover) {
+  add_pending();  // two states without an update between them
   const int kn = net_.k_;
+  const FastKernels& kern = *net_.kernels_;
+  const int num_nonzero = kern.nonzero_inputs(x, net_.in_, nonzero_.data(), nonzero_x_.data());
+  sync_rows(nonzero_.data(), num_nonzero);  // the rows the forward pass reads
   float* a = net_.sums_.data();
   float* h = net_.act_.data();
   net_.hidden_sums(x, a);
@@ -185,10 +229,12 @@ Evaluation FastTd::accumulate(const float* x, Side mover) {
   // Decay: e <- λ e, as a change of scale; materialise when the scale gets tiny.
   scale_ *= lambda_;
   if (scale_ < 1e-12f) {
-    if (scale_ == 0.0f)
+    if (scale_ == 0.0f) {
       clear();
-    else
+    } else {
+      sync();  // the deferred steps use the traces as they are
       rescale(scale_);
+    }
     scale_ = 1.0f;
   }
   // The gradient is added pre-multiplied by 1/scale.
@@ -196,17 +242,25 @@ Evaluation FastTd::accumulate(const float* x, Side mover) {
   for (auto& row : jac)
     for (float& v : row) v *= inv;
 
-  const FastKernels& kern = *net_.kernels_;
-  const int num_nonzero = kern.nonzero_inputs(x, net_.in_, nonzero_.data(), nonzero_x_.data());
   for (int r = 0; r < num_nonzero; ++r) {
     const int i = nonzero_[r];
     if (!touched_[i]) {
       touched_[i] = 1;
       touched_rows_.push_back(i);  // capacity reserved: never reallocates
+      applied_[i] = static_cast<int>(steps_.size());  // a zero trace: the steps so far did nothing
     }
   }
-  kern.td_add_gradient(net_.view_, a, h, jac, nonzero_.data(), nonzero_x_.data(), num_nonzero,
-                       deriv_.data(), grad_.data(), KernelTraces{traces_.data(), trace_size_});
+  if (mode_ == Mode::TwoPass) {
+    kern.td_add_gradient(net_.view_, a, h, jac, nonzero_.data(), nonzero_x_.data(), num_nonzero,
+                         deriv_.data(), grad_.data(), KernelTraces{traces_.data(), trace_size_});
+    return white ? e : e.flipped();
+  }
+  kern.td_gradient(net_.view_, a, h, jac, deriv_.data(), grad_.data());
+  std::memcpy(jac_, jac, sizeof jac_);
+  std::memcpy(h_.data(), h, sizeof(float) * net_.hidden_);
+  for (int r = 0; r < num_nonzero; ++r) row_x_[nonzero_[r]] = nonzero_x_[r];
+  num_pending_ = num_nonzero;
+  pending_ = true;
   return white ? e : e.flipped();
 }
 
@@ -216,11 +270,37 @@ void FastTd::update(const Evaluation& value, const Evaluation& target, float alp
   const auto t = target.as_array();
   float c[4] = {0, 0, 0, 0};
   for (int k = 0; k < kn; ++k) c[k] = alpha * (t[k] - v[k]) * scale_;
-  net_.kernels_->td_update(net_.view_, params_, KernelTraces{traces_.data(), trace_size_}, c,
-                           touched_rows_.data(), static_cast<int>(touched_rows_.size()));
+  const KernelTraces traces{traces_.data(), trace_size_};
+  if (mode_ == Mode::Deferred) {
+    // Step b1, W2, b2 and the rows of the pending state (up to date since its accumulate());
+    // record the step for the other rows.
+    steps_.push_back({c[0], c[1], c[2], c[3]});
+    const int step = static_cast<int>(steps_.size());
+    if (pending_) {
+      net_.kernels_->td_add_gradient_and_update(
+          net_.view_, params_, traces, c, nonzero_.data(), num_pending_,
+          KernelGradient{row_x_.data(), grad_.data(), jac_, h_.data()});
+      for (int r = 0; r < num_pending_; ++r) applied_[nonzero_[r]] = step;
+      drop_pending();
+    } else {
+      net_.kernels_->td_update(net_.view_, params_, traces, c, nullptr, 0);
+    }
+    return;
+  }
+  if (pending_) {
+    net_.kernels_->td_add_gradient_and_update(
+        net_.view_, params_, traces, c, touched_rows_.data(),
+        static_cast<int>(touched_rows_.size()),
+        KernelGradient{row_x_.data(), grad_.data(), jac_, h_.data()});
+    drop_pending();
+    return;
+  }
+  net_.kernels_->td_update(net_.view_, params_, traces, c, touched_rows_.data(),
+                           static_cast<int>(touched_rows_.size()));
 }
 
 void FastTd::copy_trace(int k, std::span<float> out) const {
+  add_pending();
   const float* t = traces_.data() + static_cast<size_t>(k) * trace_size_;
   for (size_t i = 0; i < trace_size_; ++i) out[i] = scale_ * t[i];
 }

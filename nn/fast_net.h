@@ -23,13 +23,24 @@
 // Traces are stored scaled (e = c·ẽ, c shrinking by λ per step and renormalised when tiny), so
 // a step touches only the rows of non-zero inputs; the update is one pass over the W1 rows of
 // inputs that were non-zero at some state of the game (the others' traces are zero) and over
-// b1, W2, b2.
+// b1, W2, b2. accumulate() computes the state's gradient and leaves it pending; the next
+// update() adds it to the traces in the same pass over the rows as the step (each trace row is
+// read once per turn instead of twice), with the same operations on every number as adding it
+// at once, so the same bits. Anything else that reads the traces (accumulate, copy_trace) adds
+// a pending gradient first; clear() drops it.
+// Deferred rows (FastTd::Mode::Deferred, the self-play trainer's): a W1 row's scaled trace
+// changes only when its input is non-zero, so update() steps at once only b1, W2, b2 and the
+// rows of the last state's non-zero inputs, and records its coefficients; every other touched
+// row is stepped later through the recorded steps in order (the same operations, so the same
+// bits), when sync_rows() names it before a read or sync() brings the whole net up to date. A
+// row left for m turns then costs one trip from L2 and m passes in L1 instead of m trips.
 //
 // Objects own their scratch (no allocation per call, nothing throws after construction) and
 // belong to one thread. They share the net's parameters (a ValueNet copy), so they keep working
 // on that net even if the caller's ValueNet variable is later assigned another net.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -57,6 +68,10 @@ class FastNet {
   SimdPath simd_path() const { return kernels_->path; }
 
   // ---- Building blocks (const, caller-owned buffers) ----
+  // Lists x's non-zero inputs (indices increasing) and their values; returns their number.
+  int nonzero_inputs(const float* x, int* rows, float* values) const {
+    return kernels_->nonzero_inputs(x, in_, rows, values);
+  }
   // sums[0..hidden) = b1 + x W1, skipping zero inputs.
   void hidden_sums(const float* x, float* sums) const;
   // sums of x given base_sums = hidden_sums(base): adds (x_i - base_i) W1[i] for i with
@@ -75,6 +90,10 @@ class FastNet {
   void set_base(const float* base);
   // Incremental forward of x relative to the last set_base().
   Evaluation forward_from_base(const float* x);
+  // Incremental forward of the input that differs from the last set_base() by coef[t] at
+  // rows[t] (t < num_rows, rows increasing: Encoder::fill_difference's list); the same bits as
+  // forward_from_base() of that input.
+  Evaluation forward_from_rows(const int* rows, const float* coef, int num_rows);
   // n rows of `inputs`; incremental from `base` when base is non-null, dense otherwise.
   void evaluate_batch(const float* base, const float* inputs, int n, Evaluation* out);
 
@@ -92,7 +111,15 @@ class FastTd {
  public:
   // Binds to `net` (one hidden layer; throws Error otherwise); lambda in [0, 1]; the kernels of
   // `path` (nn/fast_kernels.h).
-  FastTd(ValueNet& net, float lambda, SimdPath path = active_simd_path());
+  // How updates reach the parameters (see the header comment); every mode gives the same bits.
+  enum class Mode : uint8_t {
+    TwoPass,   // each gradient added at once, then every update over all touched rows
+    Fused,     // the gradient added in the next update's pass (the default)
+    Deferred,  // Fused, and rows not being read stepped only when synced: the net is up to
+               // date only after sync(), and W1 rows only after sync_rows() names them
+  };
+  FastTd(ValueNet& net, float lambda, SimdPath path = active_simd_path(),
+         Mode mode = Mode::Fused);
 
   // Clears the traces (start of a game).
   void clear();
@@ -104,6 +131,15 @@ class FastTd {
   // θ += alpha Σ_k (target_k - value_k) e_k, value and target from White's view.
   void update(const Evaluation& value, const Evaluation& target, float alpha);
 
+  // Deferred mode: brings the W1 rows rows[0..n) / every row up to date (no-ops otherwise).
+  // Call sync_rows() for the rows a forward pass reads before it, sync() before anything else
+  // reads the net (the end of a game, a search, a merge). clear() syncs first.
+  void sync_rows(const int* rows, int n) {
+    if (mode_ == Mode::Deferred)
+      for (int r = 0; r < n; ++r) catch_up(rows[r]);
+  }
+  void sync();
+
   int num_traces() const { return net_.k_; }
   // Number of floats in one trace: the parameters in the order W1, b1, W2, b2.
   size_t trace_size() const { return trace_size_; }
@@ -113,6 +149,14 @@ class FastTd {
 
  private:
   void rescale(float factor);
+  // Deferred mode: steps W1 row i through the recorded steps it has not had.
+  void catch_up(int i) {
+    if (touched_[i] && applied_[i] < static_cast<int>(steps_.size())) replay(i);
+  }
+  void replay(int i);
+  // Adds the pending gradient to the traces, if any (a const reader may need it).
+  void add_pending() const;
+  void drop_pending() const;
   template <class F>
   void for_each_live_range(F&& f);
   FastNet net_;
@@ -121,13 +165,24 @@ class FastTd {
   float scale_ = 1.0f;  // the traces are scale_ * traces_
   size_t trace_size_;
   size_t off_b1_;
-  std::vector<float> traces_;     // num_traces() blocks of trace_size_
-  std::vector<float> grad_;       // g_k[j], num_traces() x hidden
+  Mode mode_;
+  // Traces and the pending gradient are mutable: copy_trace() (const) adds the gradient first.
+  mutable std::vector<float> traces_;  // num_traces() blocks of trace_size_
+  mutable bool pending_ = false;       // grad_, jac_, h_ and row_x_ hold a gradient to add
+  std::vector<float> grad_;            // g_k[j], num_traces() x hidden
+  float jac_[4][4] = {};               // ... its Jacobian (already divided by the scale)
+  std::vector<float> h_;               // ... and activations
+  mutable std::vector<float> row_x_;   // per input: x_i if row i gets x_i g_k, else 0
+  int num_pending_ = 0;                // its rows: nonzero_[0 .. num_pending_)
   std::vector<float> deriv_;      // act'(a_j)
   std::vector<int> nonzero_;      // indices of the non-zero inputs of the last state
   std::vector<float> nonzero_x_;  // ... and their values
   std::vector<uint8_t> touched_;  // per input: W1 row may have a non-zero trace
   std::vector<int> touched_rows_;
+  // Deferred mode: every update's coefficients since clear(), and per input the number of them
+  // that its W1 row has had (meaningful for touched rows).
+  std::vector<std::array<float, 4>> steps_;
+  std::vector<int> applied_;
 };
 
 }  // namespace nardy

@@ -11,9 +11,15 @@ void check_td_lambda(float lambda) {
     throw Error("TD lambda must be in [0, 1], got " + std::to_string(lambda));
 }
 
-std::unique_ptr<TdBackend> make_td_backend(std::string_view name, ValueNet& net, float lambda) {
+void TdBackend::evaluate_differences(std::span<const float>, const int*, const float*,
+                                     const int*, int, std::span<Evaluation>) {
+  throw Error(std::string("TD backend '") + name() + "' does not evaluate input differences");
+}
+
+std::unique_ptr<TdBackend> make_td_backend(std::string_view name, ValueNet& net, float lambda,
+                                           bool deferred) {
   check_td_lambda(lambda);
-  if (name == "fast") return make_fast_td_backend(net, lambda);
+  if (name == "fast") return make_fast_td_backend(net, lambda, deferred);
   if (name == "libtorch") return make_libtorch_td_backend(net, lambda);
   throw Error("unknown TD backend " + quote(name) + " (expected fast or libtorch)");
 }

@@ -39,6 +39,17 @@ class TdBackend {
   virtual void evaluate(std::span<const float> base, std::span<const float> inputs, int n,
                         std::span<Evaluation> out) = 0;
 
+  // Whether evaluate_differences() is available (the fast backend).
+  virtual bool evaluates_differences() const { return false; }
+  // evaluate() for candidates given as their differences from `base` (nn/encoder.h
+  // fill_difference): candidate c's input i differs from base[i] by coef[t] at i = rows[t] for t
+  // in [offsets[c], offsets[c+1]), rows increasing, and equals base[i] elsewhere. The fast
+  // backend adds those rows to base's hidden sums (the same bits as evaluate() of the formed
+  // inputs) without forming the inputs. The default throws Error.
+  virtual void evaluate_differences(std::span<const float> base, const int* rows,
+                                    const float* coef, const int* offsets, int n,
+                                    std::span<Evaluation> out);
+
   // Clears the eligibility traces (call at the start of each game).
   virtual void start_game() = 0;
   // The trace decay from the next accumulate() on (a λ schedule changes it between games);
@@ -49,6 +60,11 @@ class TdBackend {
   virtual Evaluation accumulate(std::span<const float> x, Side mover) = 0;
   // Applies θ += α Σ_k (target_k - value_k) e_k with White-perspective value and target.
   virtual void update(const Evaluation& value, const Evaluation& target, float alpha) = 0;
+
+  // Brings the net's parameters up to date with every update() so far: a backend made with
+  // `deferred` (make_td_backend) may leave parts of the net behind between its own calls, so
+  // call this before anything else reads the net (the end of a game, a search). No-op otherwise.
+  virtual void sync() {}
 
   virtual const char* name() const = 0;
 
@@ -61,15 +77,19 @@ class TdBackend {
 };
 
 // "fast" or "libtorch"; `lambda` in [0, 1]. Throws Error for an unknown backend or a shape the
-// backend does not support.
-std::unique_ptr<TdBackend> make_td_backend(std::string_view name, ValueNet& net, float lambda);
+// backend does not support. `deferred`: the fast backend may step W1 rows that its own
+// evaluations do not read only later (nn/fast_net.h, FastTd::Mode::Deferred; the same bits), so
+// the net is up to date only after sync(); the self-play trainer's choice.
+std::unique_ptr<TdBackend> make_td_backend(std::string_view name, ValueNet& net, float lambda,
+                                           bool deferred = false);
 
 // Throws Error unless lambda is in [0, 1] (both backends check through it).
 void check_td_lambda(float lambda);
 
 // The two implementations behind make_td_backend (nn/td_backend_fast.cpp,
 // nn/td_backend_torch.cpp).
-std::unique_ptr<TdBackend> make_fast_td_backend(ValueNet& net, float lambda);
+std::unique_ptr<TdBackend> make_fast_td_backend(ValueNet& net, float lambda,
+                                                bool deferred = false);
 std::unique_ptr<TdBackend> make_libtorch_td_backend(ValueNet& net, float lambda);
 
 }  // namespace nardy

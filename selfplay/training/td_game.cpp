@@ -20,7 +20,7 @@ TdSelfPlayer::TdSelfPlayer(ValueNet& net, const Rules& rules, std::string_view b
                            const BearoffTable* tables)
     : encoder_(net.encoder()),
       rules_(rules),
-      backend_(make_td_backend(backend, net, TdGameParams{}.lambda)),
+      backend_(make_td_backend(backend, net, TdGameParams{}.lambda, /*deferred=*/true)),
       num_inputs_(net.num_inputs()),
       base_(num_inputs_),
       state_(num_inputs_),
@@ -36,20 +36,40 @@ Evaluation TdSelfPlayer::search_value(const Position& pos, int ply) {
     options.tables = tables_;  // exact race values, as the 0-ply targets use
     search_ = std::make_unique<Search>(*evaluator_, rules_, options);
   }
+  backend_->sync();                    // the search reads the whole net
   search_->cache().new_generation();  // the weights changed since the last search
   return white_view(search_->evaluate(pos, ply), pos.side_to_move());
 }
 
 void TdSelfPlayer::evaluate_moves(const Position& pos) {
   const size_t n = moves_.size();
-  if (inputs_.size() < n * num_inputs_) inputs_.resize(n * num_inputs_);
   if (evals_.size() < n) evals_.resize(n);
-  encoder_.fill(pos.with_side_to_move(~pos.side_to_move()), base_);
-  for (size_t i = 0; i < n; ++i)
-    encoder_.fill(moves_[i].position,
-                  std::span<float>(inputs_.data() + i * num_inputs_, num_inputs_));
-  backend_->evaluate(base_, std::span<const float>(inputs_.data(), n * num_inputs_),
-                     static_cast<int>(n), std::span<Evaluation>(evals_.data(), n));
+  const Position base = pos.with_side_to_move(~pos.side_to_move());
+  encoder_.fill(base, base_);
+  if (backend_->evaluates_differences()) {
+    // Each result only as its differences from the board before the move (a few units).
+    if (offsets_.size() < n + 1) offsets_.resize(n + 1);
+    offsets_[0] = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const size_t at = static_cast<size_t>(offsets_[i]);
+      if (rows_.size() < at + num_inputs_) {
+        rows_.resize(2 * (at + num_inputs_));
+        coefs_.resize(rows_.size());
+      }
+      offsets_[i + 1] = offsets_[i] + encoder_.fill_difference(base, base_, moves_[i].position,
+                                                               rows_.data() + at,
+                                                               coefs_.data() + at, state_);
+    }
+    backend_->evaluate_differences(base_, rows_.data(), coefs_.data(), offsets_.data(),
+                                   static_cast<int>(n), std::span<Evaluation>(evals_.data(), n));
+  } else {
+    if (inputs_.size() < n * num_inputs_) inputs_.resize(n * num_inputs_);
+    for (size_t i = 0; i < n; ++i)
+      encoder_.fill(moves_[i].position,
+                    std::span<float>(inputs_.data() + i * num_inputs_, num_inputs_));
+    backend_->evaluate(base_, std::span<const float>(inputs_.data(), n * num_inputs_),
+                       static_cast<int>(n), std::span<Evaluation>(evals_.data(), n));
+  }
   if (!tables_) return;
   for (size_t i = 0; i < n; ++i)
     if (auto exact = table_evaluation(tables_, moves_[i].position, rules_)) evals_[i] = *exact;
@@ -98,6 +118,7 @@ TdGameStats TdSelfPlayer::play_game(Rng& rng, const TdGameParams& params, int ma
       stats.abs_td_error += std::fabs(target.equity() - value.equity());
       stats.outcome = *outcome;
       stats.finished = true;
+      backend_->sync();  // the net is read by others between games
       return stats;
     }
     const Evaluation target =
@@ -105,11 +126,11 @@ TdGameStats TdSelfPlayer::play_game(Rng& rng, const TdGameParams& params, int ma
     backend_->update(value, target, alpha);
     ++stats.updates;
     stats.abs_td_error += std::fabs(target.equity() - value.equity());
-    value = backend_->accumulate(
-        std::span<const float>(inputs_.data() + chosen * num_inputs_, num_inputs_),
-        next.side_to_move());
+    encoder_.fill(next, state_);
+    value = backend_->accumulate(state_, next.side_to_move());
     pos = next;
   }
+  backend_->sync();
   return stats;
 }
 

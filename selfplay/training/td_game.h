@@ -4,9 +4,12 @@
 //   1. the dice are rolled (roll_turn(), which applies the opening rule on the first turn) and
 //   generate_moves() lists the
 //      legal results into a reused MoveList;
-//   2. every result is encoded (from its side to move, the opponent) into a reused buffer and
-//      evaluated in one batch through the backend's incremental path, with the current board
-//      seen by the opponent (pos.with_side_to_move(~mover)) as the base;
+//   2. every result is evaluated (from its side to move, the opponent) in one batch through the
+//      backend's incremental path, with the current board seen by the opponent
+//      (pos.with_side_to_move(~mover)) as the base: the base is encoded once and each result
+//      only as its differences from it (Encoder::fill_difference, a few units for raw-v1), which
+//      the fast backend adds to the base's hidden sums; a backend without that path gets every
+//      result encoded in full (the same values either way);
 //   3. the mover plays the result with the best equity for itself (0-ply greedy); with
 //      probability epsilon it plays a uniformly random result instead (exploration);
 //      Candidates that the race table covers (`tables`, selfplay/tables/bearoff_table.h) get
@@ -20,6 +23,9 @@
 //      weights (selfplay/search/search.h: the 21 rolls, the best replies, exact values where the
 //      game ends), also on the last turn; for n = 1 that is the expectation over the dice of the
 //      next 0-ply value (with greedy replies). Moves are still chosen at 0-ply.
+// The fast backend runs with deferred rows (nn/td_backend.h): it steps the W1 rows its own
+// evaluations read and brings the rest up to date at the end of each game (and before a search
+// target), with the same bits as stepping every row at once.
 // The dice and the exploration draw from two streams derived from the game's Rng, so the same
 // Rng and weights give the same game. Nothing here allocates once the buffers have grown.
 #pragma once
@@ -83,8 +89,11 @@ class TdSelfPlayer {
   int num_inputs_;
   MoveList moves_;
   std::vector<float> base_;
-  std::vector<float> inputs_;
-  std::vector<float> state_;
+  std::vector<float> inputs_;   // results encoded in full (backends without differences)
+  std::vector<int> rows_;       // results as differences: changed inputs ...
+  std::vector<float> coefs_;    // ... by how much ...
+  std::vector<int> offsets_;    // ... result i's in [offsets_[i], offsets_[i + 1])
+  std::vector<float> state_;    // the chosen result's inputs (and fill_difference's scratch)
   std::vector<Evaluation> evals_;
   const BearoffTable* tables_;
   ValueNet net_;                             // a handle on the trained net (search targets)

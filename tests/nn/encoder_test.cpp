@@ -4,11 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <set>
 
 #include "core/error.h"
+#include "core/movegen.h"
 #include "core/pos_text.h"
 #include "nn/encoder_extended.h"
 #include "nn/encoder_raw.h"
@@ -226,6 +229,60 @@ TEST(Encoder, ValuesAreBoundedAndAgreeWithCoreCounts) {
   }
   EXPECT_GT(contact, 10);
   EXPECT_GT(race, 0);
+}
+
+// fill_difference of every legal result against the board before the move seen by the same side
+// (the training loop's use), for every roll: raw-v1's board comparison gives exactly the rows and
+// coefficients of comparing the full encodings (Encoder's default), and those are x - base at
+// every input where they differ and nowhere else. A base with the other side to move falls back
+// to the default.
+TEST(Encoder, FillDifferenceListsExactlyTheChangedInputs) {
+  for (const Encoder* enc : {&raw::encoder(), &ext::encoder()}) {
+    const int n = enc->num_inputs();
+    std::vector<float> base_x(n), x(n), scratch(n), coef_a(n), coef_b(n);
+    std::vector<int> rows_a(n), rows_b(n);
+    MoveList moves;
+    int results = 0, max_changed = 0;
+    for (const Position& pos : testing::sample_positions(11, 3)) {
+      for (int d1 = 1; d1 <= 6; d1 += 2)
+        for (int d2 = d1; d2 <= 6; d2 += 3) {
+          generate_moves(pos, Dice{static_cast<uint8_t>(d1), static_cast<uint8_t>(d2)}, Rules{}, moves);
+          const Position base = pos.with_side_to_move(~pos.side_to_move());
+          enc->fill(base, base_x);
+          for (const MoveResult& m : moves) {
+            const int ka = enc->fill_difference(base, base_x, m.position, rows_a.data(),
+                                                coef_a.data(), scratch);
+            const int kb = enc->Encoder::fill_difference(base, base_x, m.position, rows_b.data(),
+                                                         coef_b.data(), scratch);
+            ASSERT_EQ(ka, kb) << enc->id() << " " << format_pos(m.position);
+            for (int t = 0; t < ka; ++t) {
+              ASSERT_EQ(rows_a[t], rows_b[t]) << enc->id() << " " << format_pos(m.position);
+              ASSERT_EQ(std::memcmp(&coef_a[t], &coef_b[t], sizeof(float)), 0);
+            }
+            enc->fill(m.position, x);
+            int t = 0;
+            for (int i = 0; i < n; ++i) {
+              if (x[i] == base_x[i]) continue;
+              ASSERT_LT(t, ka);
+              ASSERT_EQ(rows_a[t], i);
+              ASSERT_EQ(coef_a[t], x[i] - base_x[i]);
+              ++t;
+            }
+            ASSERT_EQ(t, ka);
+            max_changed = std::max(max_changed, ka);
+            ++results;
+          }
+          // Another side to move: every input is compared.
+          const int k = enc->fill_difference(pos, base_x, moves[0].position, rows_a.data(),
+                                             coef_a.data(), scratch);
+          const int k2 = enc->Encoder::fill_difference(pos, base_x, moves[0].position,
+                                                       rows_b.data(), coef_b.data(), scratch);
+          ASSERT_EQ(k, k2);
+        }
+    }
+    EXPECT_GT(results, 2000) << enc->id();
+    EXPECT_GT(max_changed, 4) << enc->id();
+  }
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "core/error.h"
 #include "core/movegen.h"
 #include "tests/nn/test_nets.h"
@@ -86,6 +88,44 @@ TEST(FastNet, IncrementalForwardEqualsDenseForEveryCandidate) {
   }
   EXPECT_GT(candidates, 500);
   EXPECT_GT(max_changed, 0);
+}
+
+// The training loop's path: candidates as Encoder::fill_difference lists, evaluated from the
+// base's sums, give the bits of the incremental forward of their full encodings (on every kernel
+// path this CPU has).
+TEST(FastNet, ForwardFromDifferencesGivesTheIncrementalBits) {
+  for (SimdPath path : {SimdPath::Scalar, SimdPath::Avx2, SimdPath::Avx512}) {
+    if (!simd_path_supported(path)) continue;
+    for (const char* encoder : {"raw-v1", "extended-v1"}) {
+      ValueNet net = spread_net(shape_of(encoder, 96, Activation::Sigmoid, 3), 4);
+      FastNet a(net, path), b(net, path);
+      const Encoder& enc = net.encoder();
+      const int ni = enc.num_inputs();
+      Rng rng(19);
+      MoveList moves;
+      std::vector<float> base(ni), x(ni), scratch(ni), coef(ni);
+      std::vector<int> rows(ni);
+      int candidates = 0;
+      for (const Position& pos : sample_positions(9, 2)) {
+        generate_moves(pos, testing::random_dice(rng), Rules{}, moves);
+        const Position base_pos = pos.with_side_to_move(~pos.side_to_move());
+        enc.fill(base_pos, base);
+        a.set_base(base.data());
+        b.set_base(base.data());
+        for (const MoveResult& m : moves) {
+          enc.fill(m.position, x);
+          const int k =
+              enc.fill_difference(base_pos, base, m.position, rows.data(), coef.data(), scratch);
+          const Evaluation full = a.forward_from_base(x.data());
+          const Evaluation diff = b.forward_from_rows(rows.data(), coef.data(), k);
+          ASSERT_EQ(std::memcmp(&full, &diff, sizeof full), 0)
+              << simd_path_name(path) << " " << encoder << " candidate " << candidates;
+          ++candidates;
+        }
+      }
+      EXPECT_GT(candidates, 300);
+    }
+  }
 }
 
 TEST(FastNet, HiddenSumsFromBaseEqualDenseSums) {
