@@ -104,8 +104,8 @@ struct FastKernels {
                                      int num_rows, const KernelGradient& gradient);
   // td_update's W1 step for one row, `num_steps` times in order with c[0], c[1], ...: the row
   // `row` of W1 gets Σ_m c[s][m] e_m once per step s (a FastTd that defers rows catches one up).
-  void (*td_replay_row)(const KernelNet& net, float* w1, KernelTraces traces,
-                        const float (*c)[4], int num_steps, int row);
+  void (*td_replay_row)(const KernelNet& net, float* w1, KernelTraces traces, const float (*c)[4],
+                        int num_steps, int row);
   // Peak-rate probe for `nardy bench kernels`: `iterations` rounds of independent fused
   // multiply-adds (or multiply + add on scalar) on registers; returns a checksum.
   float (*peak_probe)(long iterations, float x);

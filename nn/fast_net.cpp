@@ -124,8 +124,8 @@ FastTd::FastTd(ValueNet& net, float lambda, SimdPath path, Mode mode)
 void FastTd::replay(int i) {
   const int from = applied_[i], to = static_cast<int>(steps_.size());
   net_.kernels_->td_replay_row(net_.view_, params_[0], KernelTraces{traces_.data(), trace_size_},
-                               reinterpret_cast<const float(*)[4]>(steps_.data() + from),
-                               to - from, i);
+                               reinterpret_cast<const float(*)[4]>(steps_.data() + from), to - from,
+                               i);
   applied_[i] = to;
 }
 
@@ -246,7 +246,7 @@ Evaluation FastTd::accumulate(const float* x, Side mover) {
     const int i = nonzero_[r];
     if (!touched_[i]) {
       touched_[i] = 1;
-      touched_rows_.push_back(i);  // capacity reserved: never reallocates
+      touched_rows_.push_back(i);                     // capacity reserved: never reallocates
       applied_[i] = static_cast<int>(steps_.size());  // a zero trace: the steps so far did nothing
     }
   }

@@ -118,8 +118,7 @@ class FastTd {
     Deferred,  // Fused, and rows not being read stepped only when synced: the net is up to
                // date only after sync(), and W1 rows only after sync_rows() names them
   };
-  FastTd(ValueNet& net, float lambda, SimdPath path = active_simd_path(),
-         Mode mode = Mode::Fused);
+  FastTd(ValueNet& net, float lambda, SimdPath path = active_simd_path(), Mode mode = Mode::Fused);
 
   // Clears the traces (start of a game).
   void clear();
@@ -174,10 +173,10 @@ class FastTd {
   std::vector<float> h_;               // ... and activations
   mutable std::vector<float> row_x_;   // per input: x_i if row i gets x_i g_k, else 0
   int num_pending_ = 0;                // its rows: nonzero_[0 .. num_pending_)
-  std::vector<float> deriv_;      // act'(a_j)
-  std::vector<int> nonzero_;      // indices of the non-zero inputs of the last state
-  std::vector<float> nonzero_x_;  // ... and their values
-  std::vector<uint8_t> touched_;  // per input: W1 row may have a non-zero trace
+  std::vector<float> deriv_;           // act'(a_j)
+  std::vector<int> nonzero_;           // indices of the non-zero inputs of the last state
+  std::vector<float> nonzero_x_;       // ... and their values
+  std::vector<uint8_t> touched_;       // per input: W1 row may have a non-zero trace
   std::vector<int> touched_rows_;
   // Deferred mode: every update's coefficients since clear(), and per input the number of them
   // that its W1 row has had (meaningful for touched rows).

@@ -11,8 +11,8 @@ void check_td_lambda(float lambda) {
     throw Error("TD lambda must be in [0, 1], got " + std::to_string(lambda));
 }
 
-void TdBackend::evaluate_differences(std::span<const float>, const int*, const float*,
-                                     const int*, int, std::span<Evaluation>) {
+void TdBackend::evaluate_differences(std::span<const float>, const int*, const float*, const int*,
+                                     int, std::span<Evaluation>) {
   throw Error(std::string("TD backend '") + name() + "' does not evaluate input differences");
 }
 

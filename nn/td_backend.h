@@ -46,9 +46,8 @@ class TdBackend {
   // in [offsets[c], offsets[c+1]), rows increasing, and equals base[i] elsewhere. The fast
   // backend adds those rows to base's hidden sums (the same bits as evaluate() of the formed
   // inputs) without forming the inputs. The default throws Error.
-  virtual void evaluate_differences(std::span<const float> base, const int* rows,
-                                    const float* coef, const int* offsets, int n,
-                                    std::span<Evaluation> out);
+  virtual void evaluate_differences(std::span<const float> base, const int* rows, const float* coef,
+                                    const int* offsets, int n, std::span<Evaluation> out);
 
   // Clears the eligibility traces (call at the start of each game).
   virtual void start_game() = 0;
@@ -88,8 +87,7 @@ void check_td_lambda(float lambda);
 
 // The two implementations behind make_td_backend (nn/td_backend_fast.cpp,
 // nn/td_backend_torch.cpp).
-std::unique_ptr<TdBackend> make_fast_td_backend(ValueNet& net, float lambda,
-                                                bool deferred = false);
+std::unique_ptr<TdBackend> make_fast_td_backend(ValueNet& net, float lambda, bool deferred = false);
 std::unique_ptr<TdBackend> make_libtorch_td_backend(ValueNet& net, float lambda);
 
 }  // namespace nardy

@@ -200,8 +200,7 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
       out.options.match = value == "on";
     } else if (key == "tables") {
       if (value != "0" && value != "1")
-        throw Error("agent " + quote(spec) + ": option tables=" + quote(value) +
-                    " must be 0 or 1");
+        throw Error("agent " + quote(spec) + ": option tables=" + quote(value) + " must be 0 or 1");
       out.options.tables = value == "1";
     } else {
       throw Error("agent " + quote(spec) + ": unknown option " + quote(key) +

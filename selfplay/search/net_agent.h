@@ -1,7 +1,7 @@
 // selfplay/search/net_agent.h — agents that play with a value network.
 //
-// Spec: net:PATH[:ply=N][:noise=S][:filter=K,D][:inner=K,D][:cache=B][:backend=NAME][:tables=0|1]  (made by
-// make_agent, selfplay/search/agent_kinds.h). Options, in any order after the path:
+// Spec: net:PATH[:ply=N][:noise=S][:filter=K,D][:inner=K,D][:cache=B][:backend=NAME][:tables=0|1]
+// (made by make_agent, selfplay/search/agent_kinds.h). Options, in any order after the path:
 //   ply=N            0 (default): greedy — every legal result is encoded from the opponent's
 //                    view and evaluated in one batched, incremental call; the mover plays the
 //                    result with the best equity for itself, -(the result's equity for the

@@ -84,8 +84,8 @@ struct SearchOptions {
   double filter_delta = 0.16;  // ... and only those within this equity of the best (>= 0)
   int cache_bits = EvalCache::kDefaultBits;  // 2^bits cache slots (0 disables the cache)
   const BearoffTable* tables = nullptr;      // exact race values where it covers (not owned)
-  int inner_keep = 8;          // the filter inside the tree (replies below the root's candidates)
-  double inner_delta = 0.16;   // ... (see "Inner filter" above)
+  int inner_keep = 8;         // the filter inside the tree (replies below the root's candidates)
+  double inner_delta = 0.16;  // ... (see "Inner filter" above)
 };
 
 // One candidate of a roll, scored from the mover's view.

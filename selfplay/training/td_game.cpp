@@ -36,7 +36,7 @@ Evaluation TdSelfPlayer::search_value(const Position& pos, int ply) {
     options.tables = tables_;  // exact race values, as the 0-ply targets use
     search_ = std::make_unique<Search>(*evaluator_, rules_, options);
   }
-  backend_->sync();                    // the search reads the whole net
+  backend_->sync();                   // the search reads the whole net
   search_->cache().new_generation();  // the weights changed since the last search
   return white_view(search_->evaluate(pos, ply), pos.side_to_move());
 }
@@ -56,9 +56,9 @@ void TdSelfPlayer::evaluate_moves(const Position& pos) {
         rows_.resize(2 * (at + num_inputs_));
         coefs_.resize(rows_.size());
       }
-      offsets_[i + 1] = offsets_[i] + encoder_.fill_difference(base, base_, moves_[i].position,
-                                                               rows_.data() + at,
-                                                               coefs_.data() + at, state_);
+      offsets_[i + 1] =
+          offsets_[i] + encoder_.fill_difference(base, base_, moves_[i].position, rows_.data() + at,
+                                                 coefs_.data() + at, state_);
     }
     backend_->evaluate_differences(base_, rows_.data(), coefs_.data(), offsets_.data(),
                                    static_cast<int>(n), std::span<Evaluation>(evals_.data(), n));

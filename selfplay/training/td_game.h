@@ -89,11 +89,11 @@ class TdSelfPlayer {
   int num_inputs_;
   MoveList moves_;
   std::vector<float> base_;
-  std::vector<float> inputs_;   // results encoded in full (backends without differences)
-  std::vector<int> rows_;       // results as differences: changed inputs ...
-  std::vector<float> coefs_;    // ... by how much ...
-  std::vector<int> offsets_;    // ... result i's in [offsets_[i], offsets_[i + 1])
-  std::vector<float> state_;    // the chosen result's inputs (and fill_difference's scratch)
+  std::vector<float> inputs_;  // results encoded in full (backends without differences)
+  std::vector<int> rows_;      // results as differences: changed inputs ...
+  std::vector<float> coefs_;   // ... by how much ...
+  std::vector<int> offsets_;   // ... result i's in [offsets_[i], offsets_[i + 1])
+  std::vector<float> state_;   // the chosen result's inputs (and fill_difference's scratch)
   std::vector<Evaluation> evals_;
   const BearoffTable* tables_;
   ValueNet net_;                             // a handle on the trained net (search targets)

@@ -246,7 +246,8 @@ TEST(Encoder, FillDifferenceListsExactlyTheChangedInputs) {
     for (const Position& pos : testing::sample_positions(11, 3)) {
       for (int d1 = 1; d1 <= 6; d1 += 2)
         for (int d2 = d1; d2 <= 6; d2 += 3) {
-          generate_moves(pos, Dice{static_cast<uint8_t>(d1), static_cast<uint8_t>(d2)}, Rules{}, moves);
+          generate_moves(pos, Dice{static_cast<uint8_t>(d1), static_cast<uint8_t>(d2)}, Rules{},
+                         moves);
           const Position base = pos.with_side_to_move(~pos.side_to_move());
           enc->fill(base, base_x);
           for (const MoveResult& m : moves) {

@@ -194,39 +194,39 @@ TEST_P(KernelPaths, FusedTdUpdateGivesTheTwoPassBits) {
   const Encoder& enc = start.encoder();
   std::vector<float> x(enc.num_inputs());
   for (SimdPath p : supported_paths()) {
-   for (FastTd::Mode mode : {FastTd::Mode::Fused, FastTd::Mode::Deferred}) {
-    ValueNet fused_net = start.clone(), plain_net = start.clone();
-    FastTd fused(fused_net, 0.7f, p, mode), plain(plain_net, 0.7f, p, FastTd::Mode::TwoPass);
-    std::vector<float> trace_a(fused.trace_size()), trace_b(fused.trace_size());
-    for (int round = 0; round < 2; ++round) {  // the second game starts from traces cleared
-      fused.clear();
-      plain.clear();
-      for (size_t t = 0; t < game.states.size(); ++t) {
-        const Position& s = game.states[t];
-        enc.fill(s, x);
-        const Evaluation va = fused.accumulate(x.data(), s.side_to_move());
-        const Evaluation vb = plain.accumulate(x.data(), s.side_to_move());
-        const std::string where = std::string(simd_path_name(p)) + " round " +
-                                  std::to_string(round) + " state " + std::to_string(t);
-        ASSERT_TRUE(same_bits(va, vb)) << where;
-        if (t % 7 == 3) {
-          for (int k = 0; k < fused.num_traces(); ++k) {
-            fused.copy_trace(k, trace_a);
-            plain.copy_trace(k, trace_b);
-            ASSERT_EQ(trace_a, trace_b) << where << " trace " << k;
+    for (FastTd::Mode mode : {FastTd::Mode::Fused, FastTd::Mode::Deferred}) {
+      ValueNet fused_net = start.clone(), plain_net = start.clone();
+      FastTd fused(fused_net, 0.7f, p, mode), plain(plain_net, 0.7f, p, FastTd::Mode::TwoPass);
+      std::vector<float> trace_a(fused.trace_size()), trace_b(fused.trace_size());
+      for (int round = 0; round < 2; ++round) {  // the second game starts from traces cleared
+        fused.clear();
+        plain.clear();
+        for (size_t t = 0; t < game.states.size(); ++t) {
+          const Position& s = game.states[t];
+          enc.fill(s, x);
+          const Evaluation va = fused.accumulate(x.data(), s.side_to_move());
+          const Evaluation vb = plain.accumulate(x.data(), s.side_to_move());
+          const std::string where = std::string(simd_path_name(p)) + " round " +
+                                    std::to_string(round) + " state " + std::to_string(t);
+          ASSERT_TRUE(same_bits(va, vb)) << where;
+          if (t % 7 == 3) {
+            for (int k = 0; k < fused.num_traces(); ++k) {
+              fused.copy_trace(k, trace_a);
+              plain.copy_trace(k, trace_b);
+              ASSERT_EQ(trace_a, trace_b) << where << " trace " << k;
+            }
           }
+          if (t % 11 == 5) continue;  // no update: the next accumulate adds the gradient alone
+          const Evaluation target =
+              t + 1 < game.states.size() ? va.flipped() : outcome_target(game.outcome);
+          fused.update(va, target, 0.1f);
+          plain.update(vb, target, 0.1f);
+          if (t % 13 != 0 && t + 1 != game.states.size()) continue;  // rows left for a while
+          fused.sync();  // deferred rows: the whole net up to date before reading it
+          ASSERT_EQ(all_parameters(fused_net), all_parameters(plain_net)) << where;
         }
-        if (t % 11 == 5) continue;  // no update: the next accumulate adds the gradient alone
-        const Evaluation target =
-            t + 1 < game.states.size() ? va.flipped() : outcome_target(game.outcome);
-        fused.update(va, target, 0.1f);
-        plain.update(vb, target, 0.1f);
-        if (t % 13 != 0 && t + 1 != game.states.size()) continue;  // rows left for a while
-        fused.sync();  // deferred rows: the whole net up to date before reading it
-        ASSERT_EQ(all_parameters(fused_net), all_parameters(plain_net)) << where;
       }
     }
-   }
   }
 }
 

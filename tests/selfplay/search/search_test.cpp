@@ -221,8 +221,7 @@ Evaluation filtered_value(const Position& pos, int depth, const Rules& rules, in
                          order[k].first >= order[0].first - delta;
            ++k) {
         const Evaluation v =
-            filtered_value(moves[order[k].second].position, depth - 1, rules, keep, delta,
-                           expanded)
+            filtered_value(moves[order[k].second].position, depth - 1, rules, keep, delta, expanded)
                 .flipped();
         if (v.equity() > best_eq) best_eq = v.equity(), best = v;
       }
