@@ -245,22 +245,31 @@ void k_hidden_sums_from_rows(const KernelNet& net, const float* base_sums, const
   add_rows(base_sums, net.w1, net.hidden, rows, coef, num_rows, sums);
 }
 
-void k_logits_from_sums(const KernelNet& net, const float* sums, float* hidden, float* z) {
-  switch (net.activation) {
+// h = act(a) by the activation's code (a == h is allowed: element j reads a[j] before writing h[j]).
+void activate_any(uint8_t activation, const float* a, float* h, int n) {
+  switch (activation) {
     case kSigmoid:
-      activate<kSigmoid>(sums, hidden, net.hidden);
+      activate<kSigmoid>(a, h, n);
       break;
     case kTanh:
-      activate<kTanh>(sums, hidden, net.hidden);
+      activate<kTanh>(a, h, n);
       break;
     default:
-      activate<kRelu>(sums, hidden, net.hidden);
+      activate<kRelu>(a, h, n);
       break;
   }
-  if (net.k == 3)
-    output_layer<3>(hidden, net.w2, net.b2, net.hidden, z);
+}
+
+void output_logits(const float* h, const float* w, const float* b, int n, int k, float* z) {
+  if (k == 3)
+    output_layer<3>(h, w, b, n, z);
   else
-    output_layer<4>(hidden, net.w2, net.b2, net.hidden, z);
+    output_layer<4>(h, w, b, n, z);
+}
+
+void k_logits_from_sums(const KernelNet& net, const float* sums, float* hidden, float* z) {
+  activate_any(net.activation, sums, hidden, net.hidden);
+  output_logits(hidden, net.w2, net.b2, net.hidden, net.k, z);
 }
 
 // g_k[j] = act'(a_j) Σ_m J[k][m] W2[j][m] into grad (k x hidden); deriv (hidden) is scratch.
@@ -393,20 +402,41 @@ void k_td_update(const KernelNet& net, float* const* params, KernelTraces traces
 // k_td_add_gradient's trace additions (a gradient already computed by k_td_gradient) followed by
 // k_td_update's step, row by row so that each trace row is still in L1 when the step reads it.
 // Every number gets the same operations as the two separate kernels, so the same bits.
+// The W1-row pass: each row gets its gradient (row_x[i] * grad_k, if row_x is non-null and
+// row_x[i] != 0), then its step (if c is non-null), while it is in L1.
+inline void rows_pass(const KernelNet& net, float* w1, KernelTraces traces, const float* c,
+                      const int* rows, int num_rows, const float* row_x, const float* grad,
+                      size_t grad_stride) {
+  const size_t hn = net.hidden, kn = net.k;
+  for (int r = 0; r < num_rows; ++r) {
+    const size_t row = static_cast<size_t>(rows[r]) * hn;
+    const float xi = row_x ? row_x[rows[r]] : 0.0f;
+    if (xi != 0.0f)
+      for (size_t k = 0; k < kn; ++k)
+        add_row_gradient(traces.data + k * traces.trace_size + row, grad + k * grad_stride, xi,
+                         static_cast<int>(hn));
+    if (c) apply_traces(w1 + row, traces.data, traces.trace_size, row, hn, c, net.k);
+  }
+}
+
+void k_td_rows(const KernelNet& net, float* w1, KernelTraces traces, const float* c,
+               const int* rows, int num_rows, const float* row_x, const float* grad,
+               size_t grad_stride) {
+  rows_pass(net, w1, traces, c, rows, num_rows, row_x, grad, grad_stride);
+}
+
+void k_apply_traces(float* theta, KernelTraces traces, size_t offset, size_t n, const float* c,
+                    int k) {
+  apply_traces(theta, traces.data, traces.trace_size, offset, n, c, k);
+}
+
 void k_td_add_gradient_and_update(const KernelNet& net, float* const* params, KernelTraces traces,
                                   const float* c, const int* rows, int num_rows,
                                   const KernelGradient& gradient) {
   const size_t hn = net.hidden, kn = net.k;
   const size_t off_b1 = static_cast<size_t>(net.in) * hn;
-  for (int r = 0; r < num_rows; ++r) {
-    const size_t row = static_cast<size_t>(rows[r]) * hn;
-    const float xi = gradient.row_x[rows[r]];
-    if (xi != 0.0f)
-      for (size_t k = 0; k < kn; ++k)
-        add_row_gradient(traces.data + k * traces.trace_size + row, gradient.grad + k * hn, xi,
-                         static_cast<int>(hn));
-    if (c) apply_traces(params[0] + row, traces.data, traces.trace_size, row, hn, c, net.k);
-  }
+  rows_pass(net, c ? params[0] : nullptr, traces, c, rows, num_rows, gradient.row_x, gradient.grad,
+            hn);
   add_head_gradient(net, gradient.h, gradient.jac, gradient.grad, traces);
   if (!c) return;
   apply_traces(params[1], traces.data, traces.trace_size, off_b1, hn, c, net.k);
@@ -458,6 +488,130 @@ void k_td_replay_row(const KernelNet& net, float* w1, KernelTraces traces, const
     replay_row<3>(w1 + off, traces.data, traces.trace_size, off, net.hidden, c, num_steps);
 }
 
+// ---- Nets with two or more hidden layers ----
+//
+// Their loops run over widths that need not be multiples of the vector width, where the
+// vectoriser's main loop and epilogue differ per path; every multiply-add that meets rounding is
+// therefore written as mul_add1 (fused on the FMA paths whatever the compiler vectorises, plain
+// on scalar), so that avx2 and avx512 still give the same bits.
+
+// a + b * c: one fused multiply-add where the path has FMA.
+inline float mul_add1(float a, float b, float c) {
+#if defined(__FMA__)
+  return __builtin_fmaf(b, c, a);
+#else
+  return a + b * c;
+#endif
+}
+
+// Σ_j a[j] b[j] in a fixed order: eight-lane multiply-adds (fused where the path has FMA), the
+// lanes added in increasing order, then the tail; the same operations on every vector width.
+inline float dot(const float* a, const float* b, int n) {
+  F8 acc = {};
+  int j = 0;
+  for (; j + 8 <= n; j += 8) acc = mul_add8(acc, load<F8>(a + j), load<F8>(b + j));
+  float s = 0.0f;
+  for (int e = 0; e < 8; ++e) s += acc[e];
+  for (; j < n; ++j) s = mul_add1(s, a[j], b[j]);
+  return s;
+}
+
+// act'(a) from the activation h = act(a): h(1 - h), 1 - h², or 1 where h > 0 (relu).
+inline float activation_derivative(uint8_t activation, float h) {
+  if (activation == kSigmoid) return h * (1.0f - h);
+  if (activation == kTanh) return mul_add1(1.0f, -h, h);
+  return h > 0.0f ? 1.0f : 0.0f;
+}
+
+// Offsets of the hidden layers in the concatenated activations; returns the total units.
+inline int hidden_offsets(const KernelUpper& up, int* offsets) {
+  int total = 0;
+  for (int l = 0; l < up.num_layers; ++l) {
+    offsets[l] = total;
+    total += up.layers[l].in;
+  }
+  return total;
+}
+
+void k_upper_forward(const KernelUpper& up, const float* sums, float* hidden, float* z) {
+  int rows[kMaxKernelInputs];
+  float coef[kMaxKernelInputs];
+  activate_any(up.activation, sums, hidden, up.layers[0].in);
+  const float* h = hidden;
+  float* next = hidden + up.layers[0].in;
+  for (int l = 0; l + 1 < up.num_layers; ++l) {
+    const KernelLayer& layer = up.layers[l];
+    const int n = list_inputs<false>(h, nullptr, layer.in, rows, coef);
+    add_rows(layer.b, layer.w, layer.out, rows, coef, n, next);
+    activate_any(up.activation, next, next, layer.out);
+    h = next;
+    next += layer.out;
+  }
+  const KernelLayer& out = up.layers[up.num_layers - 1];
+  output_logits(h, out.w, out.b, out.in, out.out, z);
+}
+
+void k_upper_backprop(const KernelUpper& up, const float* hidden, const float (*jac)[4], int kn,
+                      float* grad) {
+  int off[kMaxKernelUpperLayers];
+  const int total = hidden_offsets(up, off);
+  const int last = up.num_layers - 1;
+  const KernelLayer& out = up.layers[last];
+  for (int k = 0; k < kn; ++k) {
+    float* g = grad + static_cast<size_t>(k) * total;
+    // The last hidden layer: g[j] = act'(h_j) Σ_m J[k][m] W_out[j][m].
+    const float* h = hidden + off[last];
+    float* gl = g + off[last];
+    const float* jk = jac[k];
+    for (int j = 0; j < out.in; ++j) {
+      const float* w = out.w + static_cast<size_t>(j) * kn;
+      float s = jk[0] * w[0];
+      for (int m = 1; m < kn; ++m) s = mul_add1(s, jk[m], w[m]);
+      gl[j] = activation_derivative(up.activation, h[j]) * s;
+    }
+    // Down the further layers: g_{l}[i] = act'(h_l[i]) Σ_j W[i][j] g_{l+1}[j].
+    for (int l = last - 1; l >= 0; --l) {
+      const KernelLayer& layer = up.layers[l];
+      const float* hl = hidden + off[l];
+      const float* upper = g + off[l + 1];
+      float* gi = g + off[l];
+      for (int i = 0; i < layer.in; ++i)
+        gi[i] = activation_derivative(up.activation, hl[i]) *
+                dot(layer.w + static_cast<size_t>(i) * layer.out, upper, layer.out);
+    }
+  }
+}
+
+void k_upper_add_gradient(const KernelUpper& up, const float* hidden, const float (*jac)[4],
+                          int kn, const float* grad, KernelTraces traces, size_t off_b1) {
+  int off[kMaxKernelUpperLayers];
+  const int total = hidden_offsets(up, off);
+  const int last = up.num_layers - 1;
+  for (int k = 0; k < kn; ++k) {
+    float* t = traces.data + static_cast<size_t>(k) * traces.trace_size + off_b1;
+    const float* __restrict__ g = grad + static_cast<size_t>(k) * total;
+    for (int j = 0; j < up.layers[0].in; ++j) t[j] += g[j];  // b1
+    t += up.layers[0].in;
+    for (int l = 0; l < last; ++l) {
+      const KernelLayer& layer = up.layers[l];
+      const float* h = hidden + off[l];
+      const float* gl = g + off[l + 1];
+      for (int i = 0; i < layer.in; ++i)
+        add_row_gradient(t + static_cast<size_t>(i) * layer.out, gl, h[i], layer.out);
+      t += static_cast<size_t>(layer.in) * layer.out;
+      for (int j = 0; j < layer.out; ++j) t[j] += gl[j];
+      t += layer.out;
+    }
+    const KernelLayer& out = up.layers[last];
+    if (kn == 3)
+      add_w2_gradient<3>(t, jac[k], hidden + off[last], out.in);
+    else
+      add_w2_gradient<4>(t, jac[k], hidden + off[last], out.in);
+    t += static_cast<size_t>(out.in) * kn;
+    for (int m = 0; m < kn; ++m) t[m] += jac[k][m];
+  }
+}
+
 // Eight independent multiply-add chains of kLanes floats: enough to keep two FMA units with a
 // latency of four cycles busy.
 constexpr int kProbeChains = 8;
@@ -493,6 +647,11 @@ constexpr FastKernels make_kernels(SimdPath path) {
                      k_td_gradient,
                      k_td_add_gradient_and_update,
                      k_td_replay_row,
+                     k_upper_forward,
+                     k_upper_backprop,
+                     k_upper_add_gradient,
+                     k_td_rows,
+                     k_apply_traces,
                      k_peak_probe,
                      2 * kProbeChains * kLanes};
 }
