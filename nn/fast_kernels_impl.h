@@ -245,7 +245,7 @@ void k_hidden_sums_from_rows(const KernelNet& net, const float* base_sums, const
   add_rows(base_sums, net.w1, net.hidden, rows, coef, num_rows, sums);
 }
 
-// h = act(a) by the activation's code (a == h is allowed: element j reads a[j] before writing h[j]).
+// h = act(a) by the activation's code (a == h is allowed: element j reads a[j], then writes h[j]).
 void activate_any(uint8_t activation, const float* a, float* h, int n) {
   switch (activation) {
     case kSigmoid:
@@ -582,8 +582,8 @@ void k_upper_backprop(const KernelUpper& up, const float* hidden, const float (*
   }
 }
 
-void k_upper_add_gradient(const KernelUpper& up, const float* hidden, const float (*jac)[4],
-                          int kn, const float* grad, KernelTraces traces, size_t off_b1) {
+void k_upper_add_gradient(const KernelUpper& up, const float* hidden, const float (*jac)[4], int kn,
+                          const float* grad, KernelTraces traces, size_t off_b1) {
   int off[kMaxKernelUpperLayers];
   const int total = hidden_offsets(up, off);
   const int last = up.num_layers - 1;

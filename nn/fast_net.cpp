@@ -29,9 +29,9 @@ FastNet::FastNet(const ValueNet& net, SimdPath path) : net_(net) {
   if (!fast_net_supports(net.shape()))
     throw Error("the fast kernels need 1.." + std::to_string(kMaxHiddenLayers) +
                 " hidden layers, 3 or 4 outputs and at most " + std::to_string(kMaxInputs) +
-                " inputs; this net has " +
-                std::to_string(net.shape().hidden.size()) + " hidden layers and " +
-                std::to_string(net.shape().num_outputs) + " outputs (use the libtorch backend)");
+                " inputs; this net has " + std::to_string(net.shape().hidden.size()) +
+                " hidden layers and " + std::to_string(net.shape().num_outputs) +
+                " outputs (use the libtorch backend)");
   kernels_ = &fast_kernels(path);
   const auto layers = net.layers();
   in_ = layers[0].in;

@@ -345,6 +345,17 @@ TEST_F(NardyCli, LabelThenFitAndTheirErrors) {
   r = run_nardy({"eval", "net:" + dir + "/f.pt", "random", "--games", "2"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
 
+  // A fresh net with two hidden layers, fitted, then played by the fast kernels.
+  r = run_nardy({"fit", "--data", labels, "--encoder", "extended", "--hidden", "32", "16", "--out",
+                 dir + "/d.pt", "--epochs", "2", "--holdout", "0.3"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_nardy({"eval", "net:" + dir + "/d.pt:backend=fast", "random", "--games", "2"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run_nardy(
+      {"fit", "--data", labels, "--hidden", "8", "8", "8", "8", "8", "--out", dir + "/e.pt"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--hidden"), std::string::npos) << r.err;
+
   r = run_nardy({"fit", "--data", net, "--out", dir + "/g.pt"});  // a checkpoint, not labels
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("not a label file"), std::string::npos) << r.err;

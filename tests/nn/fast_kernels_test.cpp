@@ -69,8 +69,8 @@ struct Case {
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   return std::string(info.param.encoder[0] == 'r' ? "raw" : "extended") + "_h" +
          std::to_string(info.param.hidden) +
-         (info.param.hidden2 ? "_" + std::to_string(info.param.hidden2) : std::string()) + "_" + activation_name(info.param.activation) + "_k" +
-         std::to_string(info.param.outputs);
+         (info.param.hidden2 ? "_" + std::to_string(info.param.hidden2) : std::string()) + "_" +
+         activation_name(info.param.activation) + "_k" + std::to_string(info.param.outputs);
 }
 
 class KernelPaths : public ::testing::TestWithParam<Case> {};

@@ -180,7 +180,8 @@ TEST_P(DeepForward, EveryPathMatchesLibTorchDenseAndIncremental) {
       enc.fill(base_pos, base);
       cand.assign(static_cast<size_t>(n) * ni, 0.0f);
       for (int m = 0; m < n; ++m)
-        enc.fill(moves[m].position, std::span<float>(cand.data() + static_cast<size_t>(m) * ni, ni));
+        enc.fill(moves[m].position,
+                 std::span<float>(cand.data() + static_cast<size_t>(m) * ni, ni));
       std::vector<Evaluation> reference(n), dense(n), inc(n);
       net.evaluate_batch(cand, n, reference);
       fast.evaluate_batch(nullptr, cand.data(), n, dense.data());
@@ -200,7 +201,8 @@ TEST_P(DeepForward, EveryPathMatchesLibTorchDenseAndIncremental) {
       }
     }
     EXPECT_GT(candidates, 300);
-    EXPECT_GT(spread / candidates, 0.01) << "outputs do not vary: the comparison would prove little";
+    EXPECT_GT(spread / candidates, 0.01)
+        << "outputs do not vary: the comparison would prove little";
   }
 }
 

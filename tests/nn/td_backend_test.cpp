@@ -63,8 +63,8 @@ TEST_P(FastTdVsLibTorch, TracesAndUpdatesAgreeOverAGame) {
   Rules rules;
   rules.last_roll_draw = c.outputs == 4;
   ValueNet fast_net = spread_net(
-      shape_of(c.encoder, testing::widths(48, {c.hidden2, c.hidden3}), c.activation, c.outputs),
-      21, 1.5f);
+      shape_of(c.encoder, testing::widths(48, {c.hidden2, c.hidden3}), c.activation, c.outputs), 21,
+      1.5f);
   ValueNet torch_net = fast_net.clone();
   auto fast = make_td_backend("fast", fast_net, c.lambda);
   auto ref = make_td_backend("libtorch", torch_net, c.lambda);
