@@ -129,8 +129,9 @@ struct FastKernels {
                         int num_steps, int row);
   // ---- Nets with two or more hidden layers (KernelUpper; nn/fast_net.h) ----
   // hidden = the activations of every hidden layer given the first one's sums, z[0..k) = the
-  // logits: each further layer's input is the previous activations (zero ones skipped, as in
-  // hidden_sums), the output layer as logits_from_sums's.
+  // logits: each further layer a dense mat-vec of the previous activations (in a fixed order of
+  // eight-lane operations, so avx2 and avx512 agree bit for bit), the output layer as
+  // logits_from_sums's.
   void (*upper_forward)(const KernelUpper& up, const float* sums, float* hidden, float* z);
   // grad (k blocks of the concatenated hidden units) = ∂V_k/∂(hidden sums) by back-propagation
   // from jac[k][0..k) = ∂V_k/∂z through the layers, given the state's activations `hidden`.

@@ -504,16 +504,69 @@ inline float mul_add1(float a, float b, float c) {
 #endif
 }
 
-// Σ_j a[j] b[j] in a fixed order: eight-lane multiply-adds (fused where the path has FMA), the
-// lanes added in increasing order, then the tail; the same operations on every vector width.
-inline float dot(const float* a, const float* b, int n) {
-  F8 acc = {};
+// out[k] = Σ_j w[j] g[k·stride + j] for k < kn (one weight row against the K gradients): for
+// each k eight-lane multiply-adds, the lanes added in increasing order, then the tail; the K
+// chains are independent (the row is loaded once). The same operations on every vector width.
+inline void dots(const float* w, const float* g, size_t stride, int n, int kn, float* out) {
+  F8 acc[4] = {};
   int j = 0;
-  for (; j + 8 <= n; j += 8) acc = mul_add8(acc, load<F8>(a + j), load<F8>(b + j));
-  float s = 0.0f;
-  for (int e = 0; e < 8; ++e) s += acc[e];
-  for (; j < n; ++j) s = mul_add1(s, a[j], b[j]);
-  return s;
+  for (; j + 8 <= n; j += 8) {
+    const F8 wj = load<F8>(w + j);
+    for (int k = 0; k < kn; ++k) acc[k] = mul_add8(acc[k], wj, load<F8>(g + k * stride + j));
+  }
+  for (int k = 0; k < kn; ++k) {
+    float s = 0.0f;
+    for (int e = 0; e < 8; ++e) s += acc[k][e];
+    for (int jj = j; jj < n; ++jj) s = mul_add1(s, w[jj], g[k * stride + jj]);
+    out[k] = s;
+  }
+}
+
+// y[0..out) = b + Σ_i x[i] w[i] for i < in (a small dense layer; add_rows' job, but with few
+// outputs add_rows' one multiply-add chain per vector would wait on its latency, and listing the
+// non-zero inputs costs more than it saves on activations): 32 outputs at a time as four
+// eight-lane vectors, each with two partial sums (rows i even and odd) added at the end, so eight
+// independent chains. The same operations on every path.
+void dense_layer(const float* b, const float* w, int out, const float* x, int in, float* y) {
+  auto row = [&](int i, int j) { return w + static_cast<size_t>(i) * out + j; };
+  int j = 0;
+  for (; j + 32 <= out; j += 32) {
+    F8 even[4] = {}, odd[4] = {};
+    int i = 0;
+    for (; i + 2 <= in; i += 2) {
+      const F8 d0 = F8{} + x[i], d1 = F8{} + x[i + 1];
+      const float *r0 = row(i, j), *r1 = row(i + 1, j);
+      for (int p = 0; p < 4; ++p) {
+        even[p] = mul_add8(even[p], d0, load<F8>(r0 + 8 * p));
+        odd[p] = mul_add8(odd[p], d1, load<F8>(r1 + 8 * p));
+      }
+    }
+    if (i < in) {
+      const F8 d0 = F8{} + x[i];
+      for (int p = 0; p < 4; ++p) even[p] = mul_add8(even[p], d0, load<F8>(row(i, j) + 8 * p));
+    }
+    for (int p = 0; p < 4; ++p) store(y + j + 8 * p, load<F8>(b + j + 8 * p) + (even[p] + odd[p]));
+  }
+  for (; j + 8 <= out; j += 8) {
+    F8 even = {}, odd = {};
+    int i = 0;
+    for (; i + 2 <= in; i += 2) {
+      even = mul_add8(even, F8{} + x[i], load<F8>(row(i, j)));
+      odd = mul_add8(odd, F8{} + x[i + 1], load<F8>(row(i + 1, j)));
+    }
+    if (i < in) even = mul_add8(even, F8{} + x[i], load<F8>(row(i, j)));
+    store(y + j, load<F8>(b + j) + (even + odd));
+  }
+  for (; j < out; ++j) {
+    float even = 0.0f, odd = 0.0f;
+    int i = 0;
+    for (; i + 2 <= in; i += 2) {
+      even = mul_add1(even, x[i], *row(i, j));
+      odd = mul_add1(odd, x[i + 1], *row(i + 1, j));
+    }
+    if (i < in) even = mul_add1(even, x[i], *row(i, j));
+    y[j] = b[j] + (even + odd);
+  }
 }
 
 // act'(a) from the activation h = act(a): h(1 - h), 1 - h², or 1 where h > 0 (relu).
@@ -534,15 +587,12 @@ inline int hidden_offsets(const KernelUpper& up, int* offsets) {
 }
 
 void k_upper_forward(const KernelUpper& up, const float* sums, float* hidden, float* z) {
-  int rows[kMaxKernelInputs];
-  float coef[kMaxKernelInputs];
   activate_any(up.activation, sums, hidden, up.layers[0].in);
   const float* h = hidden;
   float* next = hidden + up.layers[0].in;
   for (int l = 0; l + 1 < up.num_layers; ++l) {
     const KernelLayer& layer = up.layers[l];
-    const int n = list_inputs<false>(h, nullptr, layer.in, rows, coef);
-    add_rows(layer.b, layer.w, layer.out, rows, coef, n, next);
+    dense_layer(layer.b, layer.w, layer.out, h, layer.in, next);
     activate_any(up.activation, next, next, layer.out);
     h = next;
     next += layer.out;
@@ -554,14 +604,13 @@ void k_upper_forward(const KernelUpper& up, const float* sums, float* hidden, fl
 void k_upper_backprop(const KernelUpper& up, const float* hidden, const float (*jac)[4], int kn,
                       float* grad) {
   int off[kMaxKernelUpperLayers];
-  const int total = hidden_offsets(up, off);
+  const size_t total = static_cast<size_t>(hidden_offsets(up, off));
   const int last = up.num_layers - 1;
   const KernelLayer& out = up.layers[last];
+  // The last hidden layer: g_k[j] = act'(h_j) Σ_m J[k][m] W_out[j][m].
   for (int k = 0; k < kn; ++k) {
-    float* g = grad + static_cast<size_t>(k) * total;
-    // The last hidden layer: g[j] = act'(h_j) Σ_m J[k][m] W_out[j][m].
     const float* h = hidden + off[last];
-    float* gl = g + off[last];
+    float* gl = grad + k * total + off[last];
     const float* jk = jac[k];
     for (int j = 0; j < out.in; ++j) {
       const float* w = out.w + static_cast<size_t>(j) * kn;
@@ -569,15 +618,17 @@ void k_upper_backprop(const KernelUpper& up, const float* hidden, const float (*
       for (int m = 1; m < kn; ++m) s = mul_add1(s, jk[m], w[m]);
       gl[j] = activation_derivative(up.activation, h[j]) * s;
     }
-    // Down the further layers: g_{l}[i] = act'(h_l[i]) Σ_j W[i][j] g_{l+1}[j].
-    for (int l = last - 1; l >= 0; --l) {
-      const KernelLayer& layer = up.layers[l];
-      const float* hl = hidden + off[l];
-      const float* upper = g + off[l + 1];
-      float* gi = g + off[l];
-      for (int i = 0; i < layer.in; ++i)
-        gi[i] = activation_derivative(up.activation, hl[i]) *
-                dot(layer.w + static_cast<size_t>(i) * layer.out, upper, layer.out);
+  }
+  // Down the further layers: g_k,l[i] = act'(h_l[i]) Σ_j W[i][j] g_k,l+1[j].
+  for (int l = last - 1; l >= 0; --l) {
+    const KernelLayer& layer = up.layers[l];
+    const float* hl = hidden + off[l];
+    for (int i = 0; i < layer.in; ++i) {
+      float s[4];
+      dots(layer.w + static_cast<size_t>(i) * layer.out, grad + off[l + 1], total, layer.out, kn,
+           s);
+      const float d = activation_derivative(up.activation, hl[i]);
+      for (int k = 0; k < kn; ++k) grad[k * total + off[l] + i] = d * s[k];
     }
   }
 }
