@@ -163,7 +163,7 @@ class FastTd {
   void sync();
 
   int num_traces() const { return net_.k_; }
-  // Number of floats in one trace: the parameters in the order W1, b1, W2, b2.
+  // Number of floats in one trace: the parameters in layer order (W1, b1, W2, b2, ...).
   size_t trace_size() const { return trace_size_; }
   // Trace k (unscaled) into out[0 .. trace_size()).
   void copy_trace(int k, std::span<float> out) const;
@@ -187,7 +187,7 @@ class FastTd {
   template <class F>
   void for_each_live_range(F&& f);
   FastNet net_;
-  float* params_[4];  // W1, b1, W2, b2 (one hidden layer); W1 and b1 for deeper nets
+  float* params_[4];  // W1, b1, W2, b2 (one hidden layer); deeper nets use only W1 here
   // Deeper nets: every tensor after W1 (b1, then W and b of each further layer) with its trace
   // offset, stepped by FastKernels::apply_traces.
   struct DenseTensor {
