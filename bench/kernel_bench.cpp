@@ -45,6 +45,10 @@ KernelBenchResult bench_kernels(SimdPath path, const NetShape& shape, double sec
   ValueNet net = ValueNet::create(shape, 1);
   const Encoder& enc = net.encoder();
   const int in = net.num_inputs(), h = shape.hidden.at(0), k = shape.num_outputs;
+  // Weights after the first layer (H·K for one hidden layer): every forward uses all of them.
+  double m = 0;
+  for (size_t l = 1; l < net.layers().size(); ++l)
+    m += static_cast<double>(net.layers()[l].in) * net.layers()[l].out;
   auto turns = bench::random_turns(2);
   bench::encode_turns(turns, enc);
 
@@ -58,8 +62,8 @@ KernelBenchResult bench_kernels(SimdPath path, const NetShape& shape, double sec
       incremental_flops += 2.0 * h * count_nonzero(t.base.data(), in);  // the base's sums
       for (int m = 0; m < t.num_candidates; ++m) {
         const float* x = t.candidates.data() + static_cast<size_t>(m) * in;
-        dense_flops += 2.0 * h * (count_nonzero(x, in) + k);
-        incremental_flops += 2.0 * h * (count_nonzero(x, in, t.base.data()) + k);
+        dense_flops += 2.0 * (h * count_nonzero(x, in) + m);
+        incremental_flops += 2.0 * (h * count_nonzero(x, in, t.base.data()) + m);
         ++candidates;
       }
       if (t.position == Position::start()) {
@@ -73,8 +77,8 @@ KernelBenchResult bench_kernels(SimdPath path, const NetShape& shape, double sec
           ++num_touched;
         }
       const int nz = count_nonzero(x, in);
-      td_flops += 2.0 * h * (nz + k) + 2.0 * k * h * (k + 1) + 2.0 * k * h * (nz + k + 1) +
-                  2.0 * k * h * (num_touched + k + 1);
+      td_flops += 2.0 * (h * nz + m) + 2.0 * k * (m + h) + 2.0 * k * (h * nz + m + h) +
+                  2.0 * k * (h * num_touched + m + h);
     }
   }
 

@@ -5,9 +5,10 @@
 //
 // Inputs: the turns of two seeded random games (bench/bench_data.h), every candidate encoded.
 // FLOPs counted are the multiply-adds of the layers, 2 per weight used (a multiply and an add,
-// fused or not): dense 2·H·(nonzero inputs + K), incremental 2·H·(changed inputs + K), the TD
-// step its forward plus the gradient (2·K·H·(K + 1)), the trace updates (2·K·H·(nonzero + K + 1))
-// and θ += Σ c_k e_k over the live rows (2·K·H·(touched + K + 1)); the activations' exp and the
+// fused or not), with H the first hidden layer's units and M the weights after it (H·K for one
+// hidden layer): dense 2·(H·nonzero inputs + M), incremental 2·(H·changed inputs + M), the TD
+// step its forward plus the gradient (2·K·(M + H)), the trace updates (2·K·(H·nonzero + M + H))
+// and θ += Σ c_k e_k over the live rows (2·K·(H·touched + M + H)); the activations' exp and the
 // bookkeeping are not counted, so the rates understate the work a little. The peak is the path's
 // own probe (FastKernels::peak_probe: independent multiply-add chains on registers), i.e. what
 // this core sustains on that instruction set, not a data-sheet figure.

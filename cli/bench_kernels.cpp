@@ -12,7 +12,7 @@ void add_bench_kernels_command(CLI::App& bench) {
   struct Args {
     std::string path = "all";
     std::string encoder = "raw";
-    int hidden = 128;
+    std::vector<int> hidden = {128};
     double seconds = 0.5;
   };
   auto a = std::make_shared<Args>();
@@ -26,24 +26,23 @@ void add_bench_kernels_command(CLI::App& bench) {
       ->capture_default_str()
       ->check(CLI::IsMember({"all", "scalar", "avx2", "avx512"}));
   cmd->add_option("--encoder", a->encoder, "Encoder (raw, extended)")->capture_default_str();
-  cmd->add_option("--hidden", a->hidden, "Hidden units")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 4096));
+  add_hidden_option(*cmd, a->hidden, "Hidden units");
   cmd->add_option("--seconds", a->seconds, "Seconds per kernel and path")
       ->capture_default_str()
       ->check(CLI::Range(0.01, 600.0));
   cmd->callback([a] {
     NetShape shape;
     shape.encoder = a->encoder;
-    shape.hidden = {a->hidden};
+    shape.hidden = a->hidden;
     std::vector<SimdPath> paths;
     for (SimdPath p : {SimdPath::Scalar, SimdPath::Avx2, SimdPath::Avx512})
       if (a->path == "all" ? simd_path_supported(p) : a->path == simd_path_name(p))
         paths.push_back(p);
     if (!simd_path_supported(paths.at(0)))
       throw Error("bench kernels: this CPU or build does not support --path " + a->path);
-    std::printf("fast kernels, net %s %d hidden sigmoid, 1 thread (process path: %s)\n",
-                shape.encoder.c_str(), a->hidden, simd_path_name(active_simd_path()));
+    std::printf("fast kernels, net %s %s hidden sigmoid, 1 thread (process path: %s)\n",
+                shape.encoder.c_str(), hidden_name(a->hidden).c_str(),
+                simd_path_name(active_simd_path()));
     std::printf("%-8s %-12s %10s %10s %8s  %s\n", "path", "kernel", "us/call", "GFLOP/s", "of peak",
                 "checksum");
     for (SimdPath p : paths) {

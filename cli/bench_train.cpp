@@ -13,7 +13,7 @@ void add_bench_train_command(CLI::App& bench) {
     long libtorch_games = 0;
     std::string backend = "both";
     std::string encoder = "raw";
-    int hidden = 128;
+    std::vector<int> hidden = {128};
     int threads = 1;
     int merge_every = 16;
     uint64_t seed = 1;
@@ -33,9 +33,7 @@ void add_bench_train_command(CLI::App& bench) {
       ->capture_default_str()
       ->check(CLI::IsMember({"fast", "libtorch", "both"}));
   cmd->add_option("--encoder", a->encoder, "Encoder (raw, extended)")->capture_default_str();
-  cmd->add_option("--hidden", a->hidden, "Hidden units")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 4096));
+  add_hidden_option(*cmd, a->hidden, "Hidden units");
   add_threads_option(*cmd, a->threads, "Worker threads (selfplay/training/td_workers.h)", 256);
   cmd->add_option("--merge-every", a->merge_every,
                   "Games per worker between merges (threads > 1), as run.merge_every")
@@ -49,7 +47,7 @@ void add_bench_train_command(CLI::App& bench) {
     const bool root = world.is_root();
     NetShape shape;
     shape.encoder = a->encoder;
-    shape.hidden = {a->hidden};
+    shape.hidden = a->hidden;
     shape.num_outputs = rules.last_roll_draw ? 4 : 3;
     auto run = [&](const std::string& backend, long games) {
       const int threads = a->threads;
@@ -74,8 +72,9 @@ void add_bench_train_command(CLI::App& bench) {
       std::fflush(stdout);
     };
     if (root) {
-      std::printf("self-play TD training, net %s %d hidden sigmoid, %d thread%s",
-                  a->encoder.c_str(), a->hidden, a->threads, a->threads == 1 ? "" : "s");
+      std::printf("self-play TD training, net %s %s hidden sigmoid, %d thread%s",
+                  a->encoder.c_str(), hidden_name(a->hidden).c_str(), a->threads,
+                  a->threads == 1 ? "" : "s");
       if (world.size() > 1) std::printf(" on each of %d ranks", world.size());
       if (a->threads > 1 || world.size() > 1)
         std::printf(" (private copies merged every %d games per worker)", a->merge_every);

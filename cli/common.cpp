@@ -29,6 +29,19 @@ CLI::Option* add_json_option(CLI::App& cmd, std::string& path, const std::string
   return cmd.add_option("--json", path, help)->type_name("FILE");
 }
 
+CLI::Option* add_hidden_option(CLI::App& cmd, std::vector<int>& hidden, const std::string& help) {
+  return cmd.add_option("--hidden", hidden, help + " (widths, input side first: --hidden 64 32)")
+      ->capture_default_str()
+      ->expected(1, 4)
+      ->check(CLI::Range(1, 4096));
+}
+
+std::string hidden_name(const std::vector<int>& hidden) {
+  std::string s;
+  for (int w : hidden) s += (s.empty() ? "" : "-") + std::to_string(w);
+  return s;
+}
+
 void add_rule_option(CLI::App& cmd, std::vector<std::string>& assignments) {
   std::string help = "Rule variant KEY=VALUE (repeatable). Keys and values:";
   for (const auto& k : Rules::keys()) {

@@ -52,7 +52,7 @@ void add_fit_command(CLI::App& app) {
   add_seed_option(*cmd, a->o.fit.seed, "Seed of the split, the minibatch order and a fresh net");
   cmd->add_option("--encoder", a->encoder, "Encoder of a fresh net (raw, extended)")
       ->capture_default_str();
-  cmd->add_option("--hidden", a->hidden, "Hidden widths of a fresh net")->capture_default_str();
+  add_hidden_option(*cmd, a->hidden, "Hidden widths of a fresh net");
   cmd->add_option("--activation", a->activation, "Activation of a fresh net")
       ->capture_default_str();
   cmd->callback([a] {

@@ -67,6 +67,27 @@ struct KernelGradient {
   const float* h;
 };
 
+// One dense layer y = b + x W as the kernels read it: W [in][out] row-major (nn/value_net.h).
+struct KernelLayer {
+  const float* w;
+  const float* b;
+  int in, out;
+};
+
+// The layers after the first of a net with two or more hidden layers (the first keeps
+// KernelNet's sparse, incremental sums): hidden layers 2..L, then the output layer (out = k).
+// Hidden layer l (0-based) has layers[l].in units; the activations of all of them are kept
+// concatenated ("hidden": h_0 | h_1 | ... | h_{L-1}), and a gradient with respect to the hidden
+// sums likewise, one such block per output k.
+struct KernelUpper {
+  const KernelLayer* layers;
+  int num_layers;  // L: the hidden layers after the first, plus the output layer
+  uint8_t activation;
+};
+
+// Most layers after the first (nn/value_net.h's kMaxHiddenLayers; nn/fast_net.cpp checks).
+constexpr int kMaxKernelUpperLayers = 4;
+
 struct FastKernels {
   SimdPath path;
   // Lists the non-zero inputs of x[0..n): rows[] and coef[] = x; returns their number.
@@ -106,6 +127,30 @@ struct FastKernels {
   // `row` of W1 gets Σ_m c[s][m] e_m once per step s (a FastTd that defers rows catches one up).
   void (*td_replay_row)(const KernelNet& net, float* w1, KernelTraces traces, const float (*c)[4],
                         int num_steps, int row);
+  // ---- Nets with two or more hidden layers (KernelUpper; nn/fast_net.h) ----
+  // hidden = the activations of every hidden layer given the first one's sums, z[0..k) = the
+  // logits: each further layer a dense mat-vec of the previous activations (in a fixed order of
+  // eight-lane operations, so avx2 and avx512 agree bit for bit), the output layer as
+  // logits_from_sums's.
+  void (*upper_forward)(const KernelUpper& up, const float* sums, float* hidden, float* z);
+  // grad (k blocks of the concatenated hidden units) = ∂V_k/∂(hidden sums) by back-propagation
+  // from jac[k][0..k) = ∂V_k/∂z through the layers, given the state's activations `hidden`.
+  void (*upper_backprop)(const KernelUpper& up, const float* hidden, const float (*jac)[4], int k,
+                         float* grad);
+  // Adds the state's gradient to every trace's b1 and the further layers' W and b (the traces'
+  // layout: W1, b1, then W, b of each further layer; b1 at off_b1): b1 += g_0,
+  // W_l += h_{l-1} ⊗ g_l, b_l += g_l, W_out += h_{L-1} ⊗ jac[k], b_out += jac[k].
+  void (*upper_add_gradient)(const KernelUpper& up, const float* hidden, const float (*jac)[4],
+                             int k, const float* grad, KernelTraces traces, size_t off_b1);
+  // The W1-row pass of td_add_gradient_and_update for any depth: for each row i of `rows`, if
+  // row_x is non-null and row_x[i] != 0, trace m's row += row_x[i] * grad[m * grad_stride ..]
+  // (m < k); then, if c is non-null, W1 row i += Σ_m c[m] e_m (w1 = the writable W1).
+  void (*td_rows)(const KernelNet& net, float* w1, KernelTraces traces, const float* c,
+                  const int* rows, int num_rows, const float* row_x, const float* grad,
+                  size_t grad_stride);
+  // theta[0..n) += Σ_m c[m] e_m[offset .. offset + n), m < k: td_update's step of one tensor.
+  void (*apply_traces)(float* theta, KernelTraces traces, size_t offset, size_t n, const float* c,
+                       int k);
   // Peak-rate probe for `nardy bench kernels`: `iterations` rounds of independent fused
   // multiply-adds (or multiply + add on scalar) on registers; returns a checksum.
   float (*peak_probe)(long iterations, float x);

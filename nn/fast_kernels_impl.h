@@ -245,22 +245,31 @@ void k_hidden_sums_from_rows(const KernelNet& net, const float* base_sums, const
   add_rows(base_sums, net.w1, net.hidden, rows, coef, num_rows, sums);
 }
 
-void k_logits_from_sums(const KernelNet& net, const float* sums, float* hidden, float* z) {
-  switch (net.activation) {
+// h = act(a) by the activation's code (a == h is allowed: element j reads a[j], then writes h[j]).
+void activate_any(uint8_t activation, const float* a, float* h, int n) {
+  switch (activation) {
     case kSigmoid:
-      activate<kSigmoid>(sums, hidden, net.hidden);
+      activate<kSigmoid>(a, h, n);
       break;
     case kTanh:
-      activate<kTanh>(sums, hidden, net.hidden);
+      activate<kTanh>(a, h, n);
       break;
     default:
-      activate<kRelu>(sums, hidden, net.hidden);
+      activate<kRelu>(a, h, n);
       break;
   }
-  if (net.k == 3)
-    output_layer<3>(hidden, net.w2, net.b2, net.hidden, z);
+}
+
+void output_logits(const float* h, const float* w, const float* b, int n, int k, float* z) {
+  if (k == 3)
+    output_layer<3>(h, w, b, n, z);
   else
-    output_layer<4>(hidden, net.w2, net.b2, net.hidden, z);
+    output_layer<4>(h, w, b, n, z);
+}
+
+void k_logits_from_sums(const KernelNet& net, const float* sums, float* hidden, float* z) {
+  activate_any(net.activation, sums, hidden, net.hidden);
+  output_logits(hidden, net.w2, net.b2, net.hidden, net.k, z);
 }
 
 // g_k[j] = act'(a_j) Σ_m J[k][m] W2[j][m] into grad (k x hidden); deriv (hidden) is scratch.
@@ -393,20 +402,41 @@ void k_td_update(const KernelNet& net, float* const* params, KernelTraces traces
 // k_td_add_gradient's trace additions (a gradient already computed by k_td_gradient) followed by
 // k_td_update's step, row by row so that each trace row is still in L1 when the step reads it.
 // Every number gets the same operations as the two separate kernels, so the same bits.
+// The W1-row pass: each row gets its gradient (row_x[i] * grad_k, if row_x is non-null and
+// row_x[i] != 0), then its step (if c is non-null), while it is in L1.
+inline void rows_pass(const KernelNet& net, float* w1, KernelTraces traces, const float* c,
+                      const int* rows, int num_rows, const float* row_x, const float* grad,
+                      size_t grad_stride) {
+  const size_t hn = net.hidden, kn = net.k;
+  for (int r = 0; r < num_rows; ++r) {
+    const size_t row = static_cast<size_t>(rows[r]) * hn;
+    const float xi = row_x ? row_x[rows[r]] : 0.0f;
+    if (xi != 0.0f)
+      for (size_t k = 0; k < kn; ++k)
+        add_row_gradient(traces.data + k * traces.trace_size + row, grad + k * grad_stride, xi,
+                         static_cast<int>(hn));
+    if (c) apply_traces(w1 + row, traces.data, traces.trace_size, row, hn, c, net.k);
+  }
+}
+
+void k_td_rows(const KernelNet& net, float* w1, KernelTraces traces, const float* c,
+               const int* rows, int num_rows, const float* row_x, const float* grad,
+               size_t grad_stride) {
+  rows_pass(net, w1, traces, c, rows, num_rows, row_x, grad, grad_stride);
+}
+
+void k_apply_traces(float* theta, KernelTraces traces, size_t offset, size_t n, const float* c,
+                    int k) {
+  apply_traces(theta, traces.data, traces.trace_size, offset, n, c, k);
+}
+
 void k_td_add_gradient_and_update(const KernelNet& net, float* const* params, KernelTraces traces,
                                   const float* c, const int* rows, int num_rows,
                                   const KernelGradient& gradient) {
   const size_t hn = net.hidden, kn = net.k;
   const size_t off_b1 = static_cast<size_t>(net.in) * hn;
-  for (int r = 0; r < num_rows; ++r) {
-    const size_t row = static_cast<size_t>(rows[r]) * hn;
-    const float xi = gradient.row_x[rows[r]];
-    if (xi != 0.0f)
-      for (size_t k = 0; k < kn; ++k)
-        add_row_gradient(traces.data + k * traces.trace_size + row, gradient.grad + k * hn, xi,
-                         static_cast<int>(hn));
-    if (c) apply_traces(params[0] + row, traces.data, traces.trace_size, row, hn, c, net.k);
-  }
+  rows_pass(net, c ? params[0] : nullptr, traces, c, rows, num_rows, gradient.row_x, gradient.grad,
+            hn);
   add_head_gradient(net, gradient.h, gradient.jac, gradient.grad, traces);
   if (!c) return;
   apply_traces(params[1], traces.data, traces.trace_size, off_b1, hn, c, net.k);
@@ -458,6 +488,181 @@ void k_td_replay_row(const KernelNet& net, float* w1, KernelTraces traces, const
     replay_row<3>(w1 + off, traces.data, traces.trace_size, off, net.hidden, c, num_steps);
 }
 
+// ---- Nets with two or more hidden layers ----
+//
+// Their loops run over widths that need not be multiples of the vector width, where the
+// vectoriser's main loop and epilogue differ per path; every multiply-add that meets rounding is
+// therefore written as mul_add1 (fused on the FMA paths whatever the compiler vectorises, plain
+// on scalar), so that avx2 and avx512 still give the same bits.
+
+// a + b * c: one fused multiply-add where the path has FMA.
+inline float mul_add1(float a, float b, float c) {
+#if defined(__FMA__)
+  return __builtin_fmaf(b, c, a);
+#else
+  return a + b * c;
+#endif
+}
+
+// out[k] = Σ_j w[j] g[k·stride + j] for k < kn (one weight row against the K gradients): for
+// each k eight-lane multiply-adds, the lanes added in increasing order, then the tail; the K
+// chains are independent (the row is loaded once). The same operations on every vector width.
+inline void dots(const float* w, const float* g, size_t stride, int n, int kn, float* out) {
+  F8 acc[4] = {};
+  int j = 0;
+  for (; j + 8 <= n; j += 8) {
+    const F8 wj = load<F8>(w + j);
+    for (int k = 0; k < kn; ++k) acc[k] = mul_add8(acc[k], wj, load<F8>(g + k * stride + j));
+  }
+  for (int k = 0; k < kn; ++k) {
+    float s = 0.0f;
+    for (int e = 0; e < 8; ++e) s += acc[k][e];
+    for (int jj = j; jj < n; ++jj) s = mul_add1(s, w[jj], g[k * stride + jj]);
+    out[k] = s;
+  }
+}
+
+// y[0..out) = b + Σ_i x[i] w[i] for i < in (a small dense layer; add_rows' job, but with few
+// outputs add_rows' one multiply-add chain per vector would wait on its latency, and listing the
+// non-zero inputs costs more than it saves on activations): 32 outputs at a time as four
+// eight-lane vectors, each with two partial sums (rows i even and odd) added at the end, so eight
+// independent chains. The same operations on every path.
+void dense_layer(const float* b, const float* w, int out, const float* x, int in, float* y) {
+  auto row = [&](int i, int j) { return w + static_cast<size_t>(i) * out + j; };
+  int j = 0;
+  for (; j + 32 <= out; j += 32) {
+    F8 even[4] = {}, odd[4] = {};
+    int i = 0;
+    for (; i + 2 <= in; i += 2) {
+      const F8 d0 = F8{} + x[i], d1 = F8{} + x[i + 1];
+      const float *r0 = row(i, j), *r1 = row(i + 1, j);
+      for (int p = 0; p < 4; ++p) {
+        even[p] = mul_add8(even[p], d0, load<F8>(r0 + 8 * p));
+        odd[p] = mul_add8(odd[p], d1, load<F8>(r1 + 8 * p));
+      }
+    }
+    if (i < in) {
+      const F8 d0 = F8{} + x[i];
+      for (int p = 0; p < 4; ++p) even[p] = mul_add8(even[p], d0, load<F8>(row(i, j) + 8 * p));
+    }
+    for (int p = 0; p < 4; ++p) store(y + j + 8 * p, load<F8>(b + j + 8 * p) + (even[p] + odd[p]));
+  }
+  for (; j + 8 <= out; j += 8) {
+    F8 even = {}, odd = {};
+    int i = 0;
+    for (; i + 2 <= in; i += 2) {
+      even = mul_add8(even, F8{} + x[i], load<F8>(row(i, j)));
+      odd = mul_add8(odd, F8{} + x[i + 1], load<F8>(row(i + 1, j)));
+    }
+    if (i < in) even = mul_add8(even, F8{} + x[i], load<F8>(row(i, j)));
+    store(y + j, load<F8>(b + j) + (even + odd));
+  }
+  for (; j < out; ++j) {
+    float even = 0.0f, odd = 0.0f;
+    int i = 0;
+    for (; i + 2 <= in; i += 2) {
+      even = mul_add1(even, x[i], *row(i, j));
+      odd = mul_add1(odd, x[i + 1], *row(i + 1, j));
+    }
+    if (i < in) even = mul_add1(even, x[i], *row(i, j));
+    y[j] = b[j] + (even + odd);
+  }
+}
+
+// act'(a) from the activation h = act(a): h(1 - h), 1 - h², or 1 where h > 0 (relu).
+inline float activation_derivative(uint8_t activation, float h) {
+  if (activation == kSigmoid) return h * (1.0f - h);
+  if (activation == kTanh) return mul_add1(1.0f, -h, h);
+  return h > 0.0f ? 1.0f : 0.0f;
+}
+
+// Offsets of the hidden layers in the concatenated activations; returns the total units.
+inline int hidden_offsets(const KernelUpper& up, int* offsets) {
+  int total = 0;
+  for (int l = 0; l < up.num_layers; ++l) {
+    offsets[l] = total;
+    total += up.layers[l].in;
+  }
+  return total;
+}
+
+void k_upper_forward(const KernelUpper& up, const float* sums, float* hidden, float* z) {
+  activate_any(up.activation, sums, hidden, up.layers[0].in);
+  const float* h = hidden;
+  float* next = hidden + up.layers[0].in;
+  for (int l = 0; l + 1 < up.num_layers; ++l) {
+    const KernelLayer& layer = up.layers[l];
+    dense_layer(layer.b, layer.w, layer.out, h, layer.in, next);
+    activate_any(up.activation, next, next, layer.out);
+    h = next;
+    next += layer.out;
+  }
+  const KernelLayer& out = up.layers[up.num_layers - 1];
+  output_logits(h, out.w, out.b, out.in, out.out, z);
+}
+
+void k_upper_backprop(const KernelUpper& up, const float* hidden, const float (*jac)[4], int kn,
+                      float* grad) {
+  int off[kMaxKernelUpperLayers];
+  const size_t total = static_cast<size_t>(hidden_offsets(up, off));
+  const int last = up.num_layers - 1;
+  const KernelLayer& out = up.layers[last];
+  // The last hidden layer: g_k[j] = act'(h_j) Σ_m J[k][m] W_out[j][m].
+  for (int k = 0; k < kn; ++k) {
+    const float* h = hidden + off[last];
+    float* gl = grad + k * total + off[last];
+    const float* jk = jac[k];
+    for (int j = 0; j < out.in; ++j) {
+      const float* w = out.w + static_cast<size_t>(j) * kn;
+      float s = jk[0] * w[0];
+      for (int m = 1; m < kn; ++m) s = mul_add1(s, jk[m], w[m]);
+      gl[j] = activation_derivative(up.activation, h[j]) * s;
+    }
+  }
+  // Down the further layers: g_k,l[i] = act'(h_l[i]) Σ_j W[i][j] g_k,l+1[j].
+  for (int l = last - 1; l >= 0; --l) {
+    const KernelLayer& layer = up.layers[l];
+    const float* hl = hidden + off[l];
+    for (int i = 0; i < layer.in; ++i) {
+      float s[4];
+      dots(layer.w + static_cast<size_t>(i) * layer.out, grad + off[l + 1], total, layer.out, kn,
+           s);
+      const float d = activation_derivative(up.activation, hl[i]);
+      for (int k = 0; k < kn; ++k) grad[k * total + off[l] + i] = d * s[k];
+    }
+  }
+}
+
+void k_upper_add_gradient(const KernelUpper& up, const float* hidden, const float (*jac)[4], int kn,
+                          const float* grad, KernelTraces traces, size_t off_b1) {
+  int off[kMaxKernelUpperLayers];
+  const int total = hidden_offsets(up, off);
+  const int last = up.num_layers - 1;
+  for (int k = 0; k < kn; ++k) {
+    float* t = traces.data + static_cast<size_t>(k) * traces.trace_size + off_b1;
+    const float* __restrict__ g = grad + static_cast<size_t>(k) * total;
+    for (int j = 0; j < up.layers[0].in; ++j) t[j] += g[j];  // b1
+    t += up.layers[0].in;
+    for (int l = 0; l < last; ++l) {
+      const KernelLayer& layer = up.layers[l];
+      const float* h = hidden + off[l];
+      const float* gl = g + off[l + 1];
+      for (int i = 0; i < layer.in; ++i)
+        add_row_gradient(t + static_cast<size_t>(i) * layer.out, gl, h[i], layer.out);
+      t += static_cast<size_t>(layer.in) * layer.out;
+      for (int j = 0; j < layer.out; ++j) t[j] += gl[j];
+      t += layer.out;
+    }
+    const KernelLayer& out = up.layers[last];
+    if (kn == 3)
+      add_w2_gradient<3>(t, jac[k], hidden + off[last], out.in);
+    else
+      add_w2_gradient<4>(t, jac[k], hidden + off[last], out.in);
+    t += static_cast<size_t>(out.in) * kn;
+    for (int m = 0; m < kn; ++m) t[m] += jac[k][m];
+  }
+}
+
 // Eight independent multiply-add chains of kLanes floats: enough to keep two FMA units with a
 // latency of four cycles busy.
 constexpr int kProbeChains = 8;
@@ -493,6 +698,11 @@ constexpr FastKernels make_kernels(SimdPath path) {
                      k_td_gradient,
                      k_td_add_gradient_and_update,
                      k_td_replay_row,
+                     k_upper_forward,
+                     k_upper_backprop,
+                     k_upper_add_gradient,
+                     k_td_rows,
+                     k_apply_traces,
                      k_peak_probe,
                      2 * kProbeChains * kLanes};
 }

@@ -14,26 +14,32 @@ namespace nardy {
 namespace {
 
 constexpr int kMaxInputs = kMaxKernelInputs;
+static_assert(kMaxHiddenLayers <= kMaxKernelUpperLayers && kMaxHiddenUnits <= kMaxKernelInputs,
+              "nn/fast_kernels.h's stack buffers must hold every layer nn/value_net.h allows");
 
 }  // namespace
 
 bool fast_net_supports(const NetShape& shape) {
-  return shape.hidden.size() == 1 && (shape.num_outputs == 3 || shape.num_outputs == 4) &&
+  return !shape.hidden.empty() && shape.hidden.size() <= static_cast<size_t>(kMaxHiddenLayers) &&
+         (shape.num_outputs == 3 || shape.num_outputs == 4) &&
          encoder_by_name(shape.encoder).num_inputs() <= kMaxInputs;
 }
 
 FastNet::FastNet(const ValueNet& net, SimdPath path) : net_(net) {
   if (!fast_net_supports(net.shape()))
-    throw Error("the fast kernels need exactly one hidden layer, 3 or 4 outputs and at most " +
-                std::to_string(kMaxInputs) + " inputs; this net has " +
-                std::to_string(net.shape().hidden.size()) + " hidden layers and " +
-                std::to_string(net.shape().num_outputs) + " outputs (use the libtorch backend)");
+    throw Error("the fast kernels need 1.." + std::to_string(kMaxHiddenLayers) +
+                " hidden layers, 3 or 4 outputs and at most " + std::to_string(kMaxInputs) +
+                " inputs; this net has " + std::to_string(net.shape().hidden.size()) +
+                " hidden layers and " + std::to_string(net.shape().num_outputs) +
+                " outputs (use the libtorch backend)");
   kernels_ = &fast_kernels(path);
   const auto layers = net.layers();
   in_ = layers[0].in;
   hidden_ = layers[0].out;
-  k_ = layers[1].out;
+  k_ = layers.back().out;
   activation_ = net.shape().activation;
+  // KernelNet's W2, b2 are the output layer's for one hidden layer (the only case that reads
+  // them).
   view_ = KernelNet{layers[0].weight,
                     layers[0].bias,
                     layers[1].weight,
@@ -42,10 +48,19 @@ FastNet::FastNet(const ValueNet& net, SimdPath path) : net_(net) {
                     hidden_,
                     k_,
                     static_cast<uint8_t>(activation_)};
+  act_size_ = hidden_;
+  if (layers.size() > 2) {
+    for (size_t l = 1; l < layers.size(); ++l) {
+      upper_.push_back(KernelLayer{layers[l].weight, layers[l].bias, layers[l].in, layers[l].out});
+      if (l + 1 < layers.size()) act_size_ += layers[l].out;
+    }
+    upper_view_ = KernelUpper{upper_.data(), static_cast<int>(upper_.size()),
+                              static_cast<uint8_t>(activation_)};
+  }
   base_.assign(in_, 0.0f);
   base_sums_.assign(hidden_, 0.0f);
   sums_.assign(hidden_, 0.0f);
-  act_.assign(hidden_, 0.0f);
+  act_.assign(act_size_, 0.0f);
 }
 
 void FastNet::hidden_sums(const float* x, float* sums) const {
@@ -58,7 +73,10 @@ void FastNet::hidden_sums_from_base(const float* base_sums, const float* base, c
 }
 
 void FastNet::logits_from_sums(const float* sums, float* hidden, float* z) const {
-  kernels_->logits_from_sums(view_, sums, hidden, z);
+  if (deep())
+    kernels_->upper_forward(upper_view_, sums, hidden, z);
+  else
+    kernels_->logits_from_sums(view_, sums, hidden, z);
 }
 
 Evaluation FastNet::evaluate_sums(const float* sums, float* hidden) const {
@@ -107,11 +125,20 @@ FastTd::FastTd(ValueNet& net, float lambda, SimdPath path, Mode mode)
   params_[3] = layers[1].bias;
   const size_t in = net_.in_, h = net_.hidden_, k = net_.k_;
   off_b1_ = in * h;
-  trace_size_ = off_b1_ + h + h * k + k;
+  trace_size_ = 0;  // W1, b1, W2, b2, ...; deeper nets list every tensor after W1 in dense_
+  for (size_t l = 0; l < layers.size(); ++l) {
+    const size_t w = static_cast<size_t>(layers[l].in) * layers[l].out;
+    const size_t b = static_cast<size_t>(layers[l].out);
+    if (net_.deep() && l > 0) dense_.push_back(DenseTensor{layers[l].weight, trace_size_, w});
+    trace_size_ += w;
+    if (net_.deep()) dense_.push_back(DenseTensor{layers[l].bias, trace_size_, b});
+    trace_size_ += b;
+  }
+  const size_t act = net_.act_size_;
   traces_.assign(trace_size_ * k, 0.0f);
-  grad_.assign(k * h, 0.0f);
+  grad_.assign(k * act, 0.0f);
   deriv_.assign(h, 0.0f);
-  h_.assign(h, 0.0f);
+  h_.assign(act, 0.0f);
   row_x_.assign(in, 0.0f);
   nonzero_.assign(in, 0);
   nonzero_x_.assign(in, 0.0f);
@@ -154,11 +181,38 @@ void FastTd::drop_pending() const {
   pending_ = false;
 }
 
+void FastTd::add_gradient_and_step(const float* c, const int* rows, int num_rows) const {
+  const FastKernels& kern = *net_.kernels_;
+  const KernelTraces traces{traces_.data(), trace_size_};
+  if (!net_.deep()) {
+    kern.td_add_gradient_and_update(net_.view_, c ? params_ : nullptr, traces, c, rows, num_rows,
+                                    KernelGradient{row_x_.data(), grad_.data(), jac_, h_.data()});
+    return;
+  }
+  kern.td_rows(net_.view_, params_[0], traces, c, rows, num_rows, row_x_.data(), grad_.data(),
+               static_cast<size_t>(net_.act_size_));
+  kern.upper_add_gradient(net_.upper_view_, h_.data(), jac_, net_.k_, grad_.data(), traces,
+                          off_b1_);
+  if (c)
+    for (const DenseTensor& d : dense_)
+      kern.apply_traces(d.param, traces, d.offset, d.size, c, net_.k_);
+}
+
+void FastTd::step(const float* c, const int* rows, int num_rows) {
+  const FastKernels& kern = *net_.kernels_;
+  const KernelTraces traces{traces_.data(), trace_size_};
+  if (!net_.deep()) {
+    kern.td_update(net_.view_, params_, traces, c, rows, num_rows);
+    return;
+  }
+  kern.td_rows(net_.view_, params_[0], traces, c, rows, num_rows, nullptr, nullptr, 0);
+  for (const DenseTensor& d : dense_)
+    kern.apply_traces(d.param, traces, d.offset, d.size, c, net_.k_);
+}
+
 void FastTd::add_pending() const {
   if (!pending_) return;
-  net_.kernels_->td_add_gradient_and_update(
-      net_.view_, nullptr, KernelTraces{traces_.data(), trace_size_}, nullptr, nonzero_.data(),
-      num_pending_, KernelGradient{row_x_.data(), grad_.data(), jac_, h_.data()});
+  add_gradient_and_step(nullptr, nonzero_.data(), num_pending_);
   drop_pending();
 }
 
@@ -250,17 +304,21 @@ Evaluation FastTd::accumulate(const float* x, Side mover) {
       applied_[i] = static_cast<int>(steps_.size());  // a zero trace: the steps so far did nothing
     }
   }
-  if (mode_ == Mode::TwoPass) {
+  if (mode_ == Mode::TwoPass && !net_.deep()) {
     kern.td_add_gradient(net_.view_, a, h, jac, nonzero_.data(), nonzero_x_.data(), num_nonzero,
                          deriv_.data(), grad_.data(), KernelTraces{traces_.data(), trace_size_});
     return white ? e : e.flipped();
   }
-  kern.td_gradient(net_.view_, a, h, jac, deriv_.data(), grad_.data());
+  if (net_.deep())
+    kern.upper_backprop(net_.upper_view_, h, jac, kn, grad_.data());
+  else
+    kern.td_gradient(net_.view_, a, h, jac, deriv_.data(), grad_.data());
   std::memcpy(jac_, jac, sizeof jac_);
-  std::memcpy(h_.data(), h, sizeof(float) * net_.hidden_);
+  std::memcpy(h_.data(), h, sizeof(float) * net_.act_size_);
   for (int r = 0; r < num_nonzero; ++r) row_x_[nonzero_[r]] = nonzero_x_[r];
   num_pending_ = num_nonzero;
   pending_ = true;
+  if (mode_ == Mode::TwoPass) add_pending();  // deeper nets: the gradient added at once
   return white ? e : e.flipped();
 }
 
@@ -270,33 +328,26 @@ void FastTd::update(const Evaluation& value, const Evaluation& target, float alp
   const auto t = target.as_array();
   float c[4] = {0, 0, 0, 0};
   for (int k = 0; k < kn; ++k) c[k] = alpha * (t[k] - v[k]) * scale_;
-  const KernelTraces traces{traces_.data(), trace_size_};
   if (mode_ == Mode::Deferred) {
-    // Step b1, W2, b2 and the rows of the pending state (up to date since its accumulate());
-    // record the step for the other rows.
+    // Step everything after W1 and the rows of the pending state (up to date since its
+    // accumulate()); record the step for the other rows.
     steps_.push_back({c[0], c[1], c[2], c[3]});
-    const int step = static_cast<int>(steps_.size());
+    const int num_steps = static_cast<int>(steps_.size());
     if (pending_) {
-      net_.kernels_->td_add_gradient_and_update(
-          net_.view_, params_, traces, c, nonzero_.data(), num_pending_,
-          KernelGradient{row_x_.data(), grad_.data(), jac_, h_.data()});
-      for (int r = 0; r < num_pending_; ++r) applied_[nonzero_[r]] = step;
+      add_gradient_and_step(c, nonzero_.data(), num_pending_);
+      for (int r = 0; r < num_pending_; ++r) applied_[nonzero_[r]] = num_steps;
       drop_pending();
     } else {
-      net_.kernels_->td_update(net_.view_, params_, traces, c, nullptr, 0);
+      step(c, nullptr, 0);
     }
     return;
   }
   if (pending_) {
-    net_.kernels_->td_add_gradient_and_update(
-        net_.view_, params_, traces, c, touched_rows_.data(),
-        static_cast<int>(touched_rows_.size()),
-        KernelGradient{row_x_.data(), grad_.data(), jac_, h_.data()});
+    add_gradient_and_step(c, touched_rows_.data(), static_cast<int>(touched_rows_.size()));
     drop_pending();
     return;
   }
-  net_.kernels_->td_update(net_.view_, params_, traces, c, touched_rows_.data(),
-                           static_cast<int>(touched_rows_.size()));
+  step(c, touched_rows_.data(), static_cast<int>(touched_rows_.size()));
 }
 
 void FastTd::copy_trace(int k, std::span<float> out) const {

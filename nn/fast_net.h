@@ -1,4 +1,4 @@
-// nn/fast_net.h — hand-written float kernels for one-hidden-layer value nets.
+// nn/fast_net.h — hand-written float kernels for value nets (1..kMaxHiddenLayers hidden layers).
 //
 // The self-play hot path: they read (FastNet) and write (FastTd) the ValueNet's own LibTorch
 // parameter storage in place through ValueNet::layers(), so there is no copy to keep in sync.
@@ -11,6 +11,16 @@
 //   h = act(a)             sigmoid / tanh / relu, with a vectorisable exp (rel. error < 1e-7
 //                          on [-87, 88], measured against double exp)
 //   z = b2 + h W2          K = 3 or 4 logits, then the head of nn/evaluation.h
+//
+// Deeper nets (two or more hidden layers): the first layer is as above (sparse and incremental
+// sums: that is where the inputs are many); each further layer is a small dense mat-vec of the
+// previous activations, h_l = act(b_l + h_{l-1} W_l), and z = b_out + h_L W_out
+// (FastKernels::upper_forward). The TD(λ) gradient back-propagates through them
+// (FastKernels::upper_backprop: g_{l-1}[i] = act'(h_{l-1,i}) Σ_j W_l[i][j] g_l[j], starting from
+// the last hidden layer's g as below) and every parameter has its trace entries (W1's rows, then
+// b1, W_l, b_l, ..., W_out, b_out). The W1 rows go through the same row passes (fused and
+// deferred modes included); everything after W1 is small and stepped at every update. A
+// one-hidden-layer net takes exactly the kernels it took before deeper nets were supported.
 //
 // TD(λ) exactly as nn/td_backend.h documents: one eligibility trace per White-perspective
 // output k (win, win_mars, lose_mars[, draw]), each shaped like the parameters. The gradient
@@ -53,7 +63,8 @@
 
 namespace nardy {
 
-// Whether the fast kernels cover `shape`: exactly one hidden layer, any activation, K = 3 or 4.
+// Whether the fast kernels cover `shape`: 1..kMaxHiddenLayers hidden layers, any activation,
+// K = 3 or 4 (and an encoder of at most kMaxKernelInputs inputs).
 bool fast_net_supports(const NetShape& shape);
 
 class FastNet {
@@ -63,7 +74,12 @@ class FastNet {
   explicit FastNet(const ValueNet& net, SimdPath path = active_simd_path());
 
   int num_inputs() const { return in_; }
+  // Units of the first hidden layer: the length of the hidden sums below.
   int num_hidden() const { return hidden_; }
+  // Units of all hidden layers together: the length of the `hidden` scratch of
+  // logits_from_sums() and evaluate_sums() (num_hidden() for a one-hidden-layer net).
+  int activation_size() const { return act_size_; }
+  int num_hidden_layers() const { return upper_.empty() ? 1 : static_cast<int>(upper_.size()); }
   int num_outputs() const { return k_; }
   SimdPath simd_path() const { return kernels_->path; }
 
@@ -78,7 +94,8 @@ class FastNet {
   // x_i != base_i only. Equals hidden_sums(x) up to float rounding.
   void hidden_sums_from_base(const float* base_sums, const float* base, const float* x,
                              float* sums) const;
-  // hidden[0..hidden) = act(sums) and z[0..K) = b2 + hidden W2.
+  // hidden[0..activation_size()) = the activations of every hidden layer given the first one's
+  // sums, and z[0..K) = the logits (b2 + hidden W2 for one hidden layer).
   void logits_from_sums(const float* sums, float* hidden, float* z) const;
   // The evaluation (from x's side to move) for hidden sums; `hidden` is scratch.
   Evaluation evaluate_sums(const float* sums, float* hidden) const;
@@ -103,14 +120,20 @@ class FastNet {
   const FastKernels* kernels_;
   KernelNet view_;
   int in_, hidden_, k_;
+  int act_size_;  // units of all hidden layers
   Activation activation_;
+  // Two or more hidden layers: the layers after the first, output layer included (empty for one
+  // hidden layer), and their kernel view.
+  std::vector<KernelLayer> upper_;
+  KernelUpper upper_view_{};
+  bool deep() const { return !upper_.empty(); }
   std::vector<float> base_, base_sums_, sums_, act_;
 };
 
 class FastTd {
  public:
-  // Binds to `net` (one hidden layer; throws Error otherwise); lambda in [0, 1]; the kernels of
-  // `path` (nn/fast_kernels.h).
+  // Binds to `net` (fast_net_supports(); throws Error otherwise); lambda in [0, 1]; the kernels
+  // of `path` (nn/fast_kernels.h).
   // How updates reach the parameters (see the header comment); every mode gives the same bits.
   enum class Mode : uint8_t {
     TwoPass,   // each gradient added at once, then every update over all touched rows
@@ -140,7 +163,7 @@ class FastTd {
   void sync();
 
   int num_traces() const { return net_.k_; }
-  // Number of floats in one trace: the parameters in the order W1, b1, W2, b2.
+  // Number of floats in one trace: the parameters in layer order (W1, b1, W2, b2, ...).
   size_t trace_size() const { return trace_size_; }
   // Trace k (unscaled) into out[0 .. trace_size()).
   void copy_trace(int k, std::span<float> out) const;
@@ -156,10 +179,22 @@ class FastTd {
   // Adds the pending gradient to the traces, if any (a const reader may need it).
   void add_pending() const;
   void drop_pending() const;
+  // Adds the pending gradient (its rows must be among rows[0..num_rows)) to the traces and, if c
+  // is non-null, steps those W1 rows and everything after W1.
+  void add_gradient_and_step(const float* c, const int* rows, int num_rows) const;
+  // Steps the W1 rows rows[0..num_rows) and everything after W1 (no pending gradient).
+  void step(const float* c, const int* rows, int num_rows);
   template <class F>
   void for_each_live_range(F&& f);
   FastNet net_;
-  float* params_[4];  // W1, b1, W2, b2
+  float* params_[4];  // W1, b1, W2, b2 (one hidden layer); deeper nets use only W1 here
+  // Deeper nets: every tensor after W1 (b1, then W and b of each further layer) with its trace
+  // offset, stepped by FastKernels::apply_traces.
+  struct DenseTensor {
+    float* param;
+    size_t offset, size;
+  };
+  std::vector<DenseTensor> dense_;
   float lambda_;
   float scale_ = 1.0f;  // the traces are scale_ * traces_
   size_t trace_size_;
@@ -168,7 +203,7 @@ class FastTd {
   // Traces and the pending gradient are mutable: copy_trace() (const) adds the gradient first.
   mutable std::vector<float> traces_;  // num_traces() blocks of trace_size_
   mutable bool pending_ = false;       // grad_, jac_, h_ and row_x_ hold a gradient to add
-  std::vector<float> grad_;            // g_k[j], num_traces() x hidden
+  std::vector<float> grad_;            // g_k[j], num_traces() x activation_size()
   float jac_[4][4] = {};               // ... its Jacobian (already divided by the scale)
   std::vector<float> h_;               // ... and activations
   mutable std::vector<float> row_x_;   // per input: x_i if row i gets x_i g_k, else 0

@@ -2,7 +2,7 @@
 //
 //   "fast"     hand-written float kernels on the net's own parameter storage (nn/fast_net.h):
 //              dense and incremental forward, TD(λ) with eligibility traces. Covers nets with
-//              one hidden layer (any activation); the self-play hot path.
+//              1..kMaxHiddenLayers hidden layers (any activation); the self-play hot path.
 //   "libtorch" the same operations through LibTorch forward and autograd: any architecture,
 //              and the reference the fast kernels are tested against.
 //

@@ -59,8 +59,10 @@ class FastTdBackend final : public TdBackend {
 
 std::unique_ptr<TdBackend> make_fast_td_backend(ValueNet& net, float lambda, bool deferred) {
   if (!fast_net_supports(net.shape()))
-    throw Error("TD backend 'fast' supports nets with exactly one hidden layer; this net has " +
-                std::to_string(net.shape().hidden.size()) + " (use backend 'libtorch')");
+    throw Error("TD backend 'fast' supports nets with 1.." + std::to_string(kMaxHiddenLayers) +
+                " hidden layers and 3 or 4 outputs; this net has " +
+                std::to_string(net.shape().hidden.size()) + " hidden layers and " +
+                std::to_string(net.shape().num_outputs) + " outputs (use backend 'libtorch')");
   return std::make_unique<FastTdBackend>(net, lambda, deferred);
 }
 

@@ -310,7 +310,7 @@ std::vector<Field> make_fields() {
       },
       [](const TrainConfig& c) { return scalar(c.net.activation); });
   add(
-      "net.backend", "string", "TD backend: fast (float kernels, one hidden layer) or libtorch",
+      "net.backend", "string", "TD backend: fast (float kernels, 1-4 hidden layers) or libtorch",
       [](TrainConfig& c, const YAML::Node& n) {
         c.net.backend = parse_choice(n, {"fast", "libtorch"});
       },
@@ -497,10 +497,6 @@ void validate(const TrainConfig& c, const std::string& where) {
   auto fail = [&](const std::string& key, const std::string& msg) {
     throw Error(where + ": " + key + ": " + msg);
   };
-  if (c.net.backend == "fast" && c.net.hidden.size() != 1)
-    fail("net.hidden", "the fast backend supports exactly one hidden layer, got " +
-                           std::to_string(c.net.hidden.size()) +
-                           " (set net.backend: libtorch for deeper nets)");
   for (const auto* s : {&c.td.alpha, &c.td.lambda, &c.td.epsilon}) {
     const std::string name = s == &c.td.alpha ? "alpha" : s == &c.td.lambda ? "lambda" : "epsilon";
     if (s->kind == ScheduleKind::Exponential && (s->start <= 0 || s->final <= 0))

@@ -110,8 +110,8 @@ void apply_override(TrainConfig& config, std::string_view assignment,
 // (net.hidden=[64,32] with net.backend=libtorch works either way). All or nothing.
 void apply_overrides(TrainConfig& config, const std::vector<std::string>& assignments,
                      const std::string& source = "");
-// Cross-field checks (fast backend needs one hidden layer, exponential schedules need positive
-// ends, best_by among the opponents, opponents are valid agent specs). Throws Error.
+// Cross-field checks (exponential schedules need positive ends, best_by among the opponents,
+// opponents are valid agent specs). Throws Error.
 void validate(const TrainConfig& config, const std::string& source = "<config>");
 
 // ---- Writing ----

@@ -191,20 +191,27 @@ TEST_F(NardyCli, BenchPrintsTheSummaryTable) {
 
 // `nardy bench kernels` reports every kernel and the peak of the scalar path (which every CPU
 // has), and all paths compute the same evaluations to float rounding (the checksums, a sum over
-// ~3,000 candidates' equities, agree to 1e-3).
+// ~3,000 candidates' equities, agree to 1e-3); also for a net with two hidden layers.
 TEST_F(NardyCli, BenchKernelsReportsEachKernelAgainstThePeak) {
-  CliRun r = run_nardy({"bench", "kernels", "--seconds", "0.02"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* row :
-       {"scalar   dense", "scalar   incremental", "scalar   td step", "scalar   peak probe"})
-    EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
-  std::regex checksum(R"((\w+) +dense .*%  (-?[0-9.]+))");
-  std::vector<double> sums;
-  for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), checksum);
-       it != std::sregex_iterator(); ++it)
-    sums.push_back(std::stod((*it)[2]));
-  ASSERT_FALSE(sums.empty()) << r.out;
-  for (double s : sums) EXPECT_NEAR(s, sums[0], 1e-3) << r.out;
+  for (const std::vector<std::string>& hidden :
+       {std::vector<std::string>{}, std::vector<std::string>{"--hidden", "48", "24"}}) {
+    std::vector<std::string> args = {"bench", "kernels", "--seconds", "0.02"};
+    args.insert(args.end(), hidden.begin(), hidden.end());
+    CliRun r = run_nardy(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find(hidden.empty() ? "raw 128 hidden" : "raw 48-24 hidden"), std::string::npos)
+        << r.out;
+    for (const char* row :
+         {"scalar   dense", "scalar   incremental", "scalar   td step", "scalar   peak probe"})
+      EXPECT_NE(r.out.find(row), std::string::npos) << row << "\n" << r.out;
+    std::regex checksum(R"((\w+) +dense .*%  (-?[0-9.]+))");
+    std::vector<double> sums;
+    for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), checksum);
+         it != std::sregex_iterator(); ++it)
+      sums.push_back(std::stod((*it)[2]));
+    ASSERT_FALSE(sums.empty()) << r.out;
+    for (double s : sums) EXPECT_NEAR(s, sums[0], 1e-3) << r.out;
+  }
   CliRun bad = run_nardy({"bench", "kernels", "--path", "sse9"});
   EXPECT_EQ(bad.exit_code, 2) << bad.out;
 }
@@ -344,6 +351,17 @@ TEST_F(NardyCli, LabelThenFitAndTheirErrors) {
   EXPECT_NE(r.out.find("held-out loss"), std::string::npos) << r.out;
   r = run_nardy({"eval", "net:" + dir + "/f.pt", "random", "--games", "2"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
+
+  // A fresh net with two hidden layers, fitted, then played by the fast kernels.
+  r = run_nardy({"fit", "--data", labels, "--encoder", "extended", "--hidden", "32", "16", "--out",
+                 dir + "/d.pt", "--epochs", "2", "--holdout", "0.3"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_nardy({"eval", "net:" + dir + "/d.pt:backend=fast", "random", "--games", "2"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run_nardy(
+      {"fit", "--data", labels, "--hidden", "8", "8", "8", "8", "8", "--out", dir + "/e.pt"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--hidden"), std::string::npos) << r.err;
 
   r = run_nardy({"fit", "--data", net, "--out", dir + "/g.pt"});  // a checkpoint, not labels
   EXPECT_EQ(r.exit_code, 2);

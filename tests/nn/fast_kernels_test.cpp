@@ -62,12 +62,15 @@ struct Case {
   int hidden;
   Activation activation;
   int outputs;
+  int hidden2 = 0;  // a second hidden layer, if non-zero
+  std::vector<int> widths() const { return testing::widths(hidden, {hidden2}); }
 };
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   return std::string(info.param.encoder[0] == 'r' ? "raw" : "extended") + "_h" +
-         std::to_string(info.param.hidden) + "_" + activation_name(info.param.activation) + "_k" +
-         std::to_string(info.param.outputs);
+         std::to_string(info.param.hidden) +
+         (info.param.hidden2 ? "_" + std::to_string(info.param.hidden2) : std::string()) + "_" +
+         activation_name(info.param.activation) + "_k" + std::to_string(info.param.outputs);
 }
 
 class KernelPaths : public ::testing::TestWithParam<Case> {};
@@ -75,7 +78,7 @@ class KernelPaths : public ::testing::TestWithParam<Case> {};
 // Dense and incremental evaluations of every candidate of some turns.
 TEST_P(KernelPaths, ForwardAgreesWithScalarAndWideningKeepsTheBits) {
   const Case c = GetParam();
-  ValueNet net = spread_net(shape_of(c.encoder, c.hidden, c.activation, c.outputs), 5);
+  ValueNet net = spread_net(shape_of(c.encoder, c.widths(), c.activation, c.outputs), 5);
   const Encoder& enc = net.encoder();
   const int in = net.num_inputs();
   const auto positions = sample_positions(7, 2);
@@ -131,7 +134,7 @@ TEST_P(KernelPaths, TdStepsAgreeWithScalarAndWideningKeepsTheBits) {
   Rules rules;
   rules.last_roll_draw = c.outputs == 4;
   const ValueNet start =
-      spread_net(shape_of(c.encoder, c.hidden, c.activation, c.outputs), 21, 1.5f);
+      spread_net(shape_of(c.encoder, c.widths(), c.activation, c.outputs), 21, 1.5f);
   const auto paths = supported_paths();
   std::vector<ValueNet> nets;
   std::vector<std::unique_ptr<FastTd>> tds;
@@ -189,7 +192,7 @@ TEST_P(KernelPaths, FusedTdUpdateGivesTheTwoPassBits) {
   Rules rules;
   rules.last_roll_draw = c.outputs == 4;
   const ValueNet start =
-      spread_net(shape_of(c.encoder, c.hidden, c.activation, c.outputs), 23, 1.5f);
+      spread_net(shape_of(c.encoder, c.widths(), c.activation, c.outputs), 23, 1.5f);
   const PlayedGame game = random_game(37, rules);
   const Encoder& enc = start.encoder();
   std::vector<float> x(enc.num_inputs());
@@ -234,7 +237,10 @@ INSTANTIATE_TEST_SUITE_P(Nets, KernelPaths,
                          ::testing::Values(Case{"raw-v1", 128, Activation::Sigmoid, 3},
                                            Case{"raw-v1", 200, Activation::Tanh, 4},
                                            Case{"extended-v1", 48, Activation::Relu, 3},
-                                           Case{"extended-v1", 96, Activation::Sigmoid, 4}),
+                                           Case{"extended-v1", 96, Activation::Sigmoid, 4},
+                                           Case{"raw-v1", 64, Activation::Sigmoid, 3, 32},
+                                           Case{"extended-v1", 48, Activation::Relu, 4, 24},
+                                           Case{"raw-v1", 40, Activation::Tanh, 4, 20}),
                          case_name);
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/movegen.h"
 #include "tests/nn/test_nets.h"
+#include "tests/support/temp_dir.h"
 
 namespace nardy {
 namespace {
@@ -144,18 +145,116 @@ TEST(FastNet, HiddenSumsFromBaseEqualDenseSums) {
   }
 }
 
-TEST(FastNet, RejectsNetsWithoutExactlyOneHiddenLayer) {
-  NetShape s = shape_of("raw-v1", 16, Activation::Sigmoid, 3);
-  s.hidden = {16, 8};
-  ValueNet deep = ValueNet::create(s, 1);
-  EXPECT_FALSE(fast_net_supports(deep.shape()));
-  try {
-    FastNet fast(deep);
-    FAIL() << "expected Error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("exactly one hidden layer"), std::string::npos)
-        << e.what();
+// Nets with two or more hidden layers: the dense forward, the incremental one from a base and
+// the one from difference lists (the training loop's) against LibTorch's module, on every kernel
+// path this CPU has, for every candidate of some turns.
+struct DeepCase {
+  const char* encoder;
+  std::vector<int> hidden;
+  Activation activation;
+  int outputs;
+};
+
+class DeepForward : public ::testing::TestWithParam<DeepCase> {};
+
+TEST_P(DeepForward, EveryPathMatchesLibTorchDenseAndIncremental) {
+  const DeepCase c = GetParam();
+  ValueNet net = spread_net(shape_of(c.encoder, c.hidden, c.activation, c.outputs), 13, 2.0f);
+  const Encoder& enc = net.encoder();
+  const int ni = enc.num_inputs();
+  for (SimdPath path : {SimdPath::Scalar, SimdPath::Avx2, SimdPath::Avx512}) {
+    if (!simd_path_supported(path)) continue;
+    FastNet fast(net, path);
+    EXPECT_EQ(fast.num_hidden_layers(), static_cast<int>(c.hidden.size()));
+    EXPECT_EQ(fast.num_hidden(), c.hidden[0]);
+    Rng rng(23);
+    MoveList moves;
+    std::vector<float> base(ni), cand, scratch(ni), coef(ni);
+    std::vector<int> rows(ni);
+    int candidates = 0;
+    double spread = 0;
+    for (const Position& pos : sample_positions(6, 2)) {
+      generate_moves(pos, testing::random_dice(rng), Rules{}, moves);
+      const int n = static_cast<int>(moves.size());
+      const Position base_pos = pos.with_side_to_move(~pos.side_to_move());
+      enc.fill(base_pos, base);
+      cand.assign(static_cast<size_t>(n) * ni, 0.0f);
+      for (int m = 0; m < n; ++m)
+        enc.fill(moves[m].position,
+                 std::span<float>(cand.data() + static_cast<size_t>(m) * ni, ni));
+      std::vector<Evaluation> reference(n), dense(n), inc(n);
+      net.evaluate_batch(cand, n, reference);
+      fast.evaluate_batch(nullptr, cand.data(), n, dense.data());
+      fast.evaluate_batch(base.data(), cand.data(), n, inc.data());  // leaves `base` set
+      for (int m = 0; m < n; ++m, ++candidates) {
+        const std::string what =
+            std::string(simd_path_name(path)) + " candidate " + std::to_string(candidates);
+        expect_close(dense[m], reference[m], 1e-5f, what + " dense");
+        expect_close(inc[m], reference[m], 1e-5f, what + " incremental");
+        const int k = enc.fill_difference(base_pos, base, moves[m].position, rows.data(),
+                                          coef.data(), scratch);
+        const Evaluation from_rows = fast.forward_from_rows(rows.data(), coef.data(), k);
+        const Evaluation from_base =
+            fast.forward_from_base(cand.data() + static_cast<size_t>(m) * ni);
+        ASSERT_EQ(std::memcmp(&from_rows, &from_base, sizeof from_rows), 0) << what;
+        spread += std::abs(reference[m].win - 0.5);
+      }
+    }
+    EXPECT_GT(candidates, 300);
+    EXPECT_GT(spread / candidates, 0.01)
+        << "outputs do not vary: the comparison would prove little";
   }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Deeper, DeepForward,
+    ::testing::Values(DeepCase{"raw-v1", {64, 32}, Activation::Sigmoid, 3},
+                      DeepCase{"raw-v1", {40, 24, 17}, Activation::Tanh, 4},
+                      DeepCase{"extended-v1", {64, 32}, Activation::Relu, 3},
+                      DeepCase{"extended-v1", {48, 40, 33, 16}, Activation::Sigmoid, 4}));
+
+// A two-layer net through its TorchScript checkpoint: the loaded net has the same parameters and
+// gives the same bits through LibTorch and through the fast kernels.
+TEST(FastNet, TwoLayerCheckpointSavesLoadsAndEvaluatesIdentically) {
+  testing::TempDir dir;
+  const std::string path = dir.file("deep.pt");
+  ValueNet net = spread_net(shape_of("extended-v1", {64, 32}, Activation::Sigmoid, 3), 8);
+  CheckpointInfo info;
+  info.games = 7;
+  net.save(path, info);
+  const ValueNet loaded = ValueNet::load(path);
+  EXPECT_EQ(loaded.shape(), net.shape());
+  EXPECT_EQ(loaded.info().games, 7);
+  ASSERT_TRUE(testing::same_parameters(loaded, net));
+  const auto positions = sample_positions(3, 1);
+  const auto x = encode_all(net.encoder(), positions);
+  const int n = static_cast<int>(positions.size());
+  std::vector<Evaluation> a(n), b(n);
+  net.evaluate_batch(x, n, a);
+  loaded.evaluate_batch(x, n, b);
+  FastNet fast_a(net), fast_b(loaded);
+  for (int i = 0; i < n; ++i) {
+    const float* xi = x.data() + static_cast<size_t>(i) * net.num_inputs();
+    ASSERT_EQ(std::memcmp(&a[i], &b[i], sizeof a[i]), 0) << "libtorch, position " << i;
+    const Evaluation fa = fast_a.forward(xi), fb = fast_b.forward(xi);
+    ASSERT_EQ(std::memcmp(&fa, &fb, sizeof fa), 0) << "fast, position " << i;
+    expect_close(fb, b[i], 1e-5f, "fast vs libtorch, position " + std::to_string(i));
+  }
+}
+
+TEST(FastNet, CoversOneToFourHiddenLayers) {
+  NetShape s = shape_of("raw-v1", 16, Activation::Sigmoid, 3);
+  for (size_t layers = 1; layers <= static_cast<size_t>(kMaxHiddenLayers); ++layers) {
+    s.hidden.assign(layers, 8);
+    EXPECT_TRUE(fast_net_supports(s)) << layers;
+  }
+  s.hidden.assign(kMaxHiddenLayers + 1, 8);
+  EXPECT_FALSE(fast_net_supports(s));
+  s.hidden.clear();
+  EXPECT_FALSE(fast_net_supports(s));
+  s.hidden = {8, 8};
+  s.num_outputs = 5;
+  EXPECT_FALSE(fast_net_supports(s));
 }
 
 }  // namespace

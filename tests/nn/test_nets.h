@@ -35,13 +35,26 @@ inline std::vector<float> encode_all(const Encoder& enc, const std::vector<Posit
   return x;
 }
 
-inline NetShape shape_of(const std::string& encoder, int hidden, Activation a, int outputs) {
+inline NetShape shape_of(const std::string& encoder, std::vector<int> hidden, Activation a,
+                         int outputs) {
   NetShape s;
   s.encoder = encoder;
-  s.hidden = {hidden};
+  s.hidden = std::move(hidden);
   s.activation = a;
   s.num_outputs = outputs;
   return s;
+}
+
+inline NetShape shape_of(const std::string& encoder, int hidden, Activation a, int outputs) {
+  return shape_of(encoder, std::vector<int>{hidden}, a, outputs);
+}
+
+// The hidden widths `first`, then `more` where non-zero (test cases list deeper nets so).
+inline std::vector<int> widths(int first, std::initializer_list<int> more) {
+  std::vector<int> w{first};
+  for (int m : more)
+    if (m > 0) w.push_back(m);
+  return w;
 }
 
 // A fresh net whose parameters are scaled up so that hidden units saturate and outputs spread

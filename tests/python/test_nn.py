@@ -336,3 +336,24 @@ def test_a_missing_model_names_where_it_looked(tmp_path, monkeypatch):
     (tmp_path / "broken.pt").write_bytes(b"junk")
     with pytest.raises(nardy.NardyError, match="broken.pt"):
         nardy.load_model("broken")
+
+
+def test_two_layer_net_checkpoint_torchscript_and_fast_kernels(tmp_path):
+    # A net with two hidden layers: saved as TorchScript, torch.jit.load gives the ValueNet's
+    # forward, and the 0-ply agent (the fast float kernels, nn/fast_net.h) the same values.
+    torch = pytest.importorskip("torch")
+    net = nardy.ValueNet.create("raw", hidden=[24, 12], seed=4)
+    path = tmp_path / "deep.pt"
+    net.save(str(path))
+    back = nardy.load_checkpoint(str(path))
+    assert back.shape["hidden"] == [24, 12]
+    ps = sample_positions()
+    x = nardy.encode(ps, back.encoder)
+    with torch.no_grad():
+        expected = torch.jit.load(str(path))(torch.from_numpy(x)).numpy()
+    np.testing.assert_allclose(back.evaluate(ps), expected, rtol=0, atol=1e-6)
+    np.testing.assert_array_equal(back.evaluate(ps), net.evaluate(ps))
+    agent = nardy.make_agent(f"net:{path}:tables=0:backend=fast")
+    for p in sample_positions(2, 11):
+        e = agent.evaluate(p)
+        np.testing.assert_allclose(back.evaluate(p), [e.win, e.win_mars, e.lose_mars, e.draw, e.equity], atol=2e-5)

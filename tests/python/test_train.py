@@ -85,7 +85,7 @@ def test_config_forms_agree(tmp_path, checkpoint):
 @pytest.mark.parametrize("config, message", [
     ({"td": {"lambda": 1.5}}, r"td.lambda: expected a number in \[0(.0)?, 1(.0)?\], got .1.5."),
     ({"td.lamda": 0.5}, "unknown key 'td.lamda'"),
-    ({"net": {"hidden": [64, 32]}}, "fast backend"),
+    ({"net": {"hidden": [8, 8, 8, 8, 8]}}, "net.hidden"),
     ("no_such_config.yaml", "no such file"),
     ("td: [1, 2", "yaml"),
 ])

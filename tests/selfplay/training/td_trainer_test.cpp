@@ -140,6 +140,40 @@ TEST_F(TdTrainerTest, ResumeAfterACleanStopIsBitForBitTheUninterruptedRun) {
   }
 }
 
+// A net with two hidden layers trains on the fast kernels (nn/fast_net.h) and, stopped and
+// resumed, ends with the uninterrupted run's bits, with one thread and with two.
+TEST_F(TdTrainerTest, TwoHiddenLayersTrainOnTheFastBackendAndResumeBitForBit) {
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    TrainConfig full = small_config("deep-full" + std::to_string(threads), 60, 20);
+    full.net.hidden = {64, 32};
+    full.log.metrics_every = 10;
+    full.run.threads = threads;
+    full.run.merge_every = 3;
+    ASSERT_EQ(full.net.backend, "fast");  // make_td_backend("fast") refuses shapes it lacks
+    const TrainResult a = train(full);
+    ASSERT_TRUE(a.completed);
+    const ValueNet trained = ValueNet::load(a.checkpoint);
+    EXPECT_EQ(trained.shape().hidden, (std::vector<int>{64, 32}));
+
+    TrainConfig part = full;
+    part.run.name = "deep-part" + std::to_string(threads);
+    std::atomic<bool> stop{false};
+    TrainCallbacks cb;
+    cb.stop = &stop;
+    cb.on_progress = [&](const TrainProgress& p) {
+      if (p.event == TrainProgress::Event::Metrics && p.games_done >= 30) stop = true;
+    };
+    const TrainResult b1 = train(part, cb);
+    EXPECT_FALSE(b1.completed);
+    EXPECT_EQ(b1.games_done, 30);
+    const TrainResult b2 = resume((root_ / part.run.name).string());
+    EXPECT_TRUE(b2.completed);
+    EXPECT_EQ(b2.positions, a.positions);
+    EXPECT_TRUE(same_parameters(trained, ValueNet::load(b2.checkpoint)));
+  }
+}
+
 TEST_F(TdTrainerTest, ResumeFromAnEarlierCheckpointReproducesTheLaterOnes) {
   // Run 120 games with checkpoints every 40; then pretend the process died right after the
   // checkpoint at 40 (state.json pointing at it) and resume: the checkpoints at 80 and 120
