@@ -8,13 +8,18 @@
 namespace nardy::extended_v1 {
 namespace {
 
-// One side's checkers in its own route coordinates, and what the features need of them.
+// One side's checkers, and what the features need of them.
 struct SideView {
-  int count[kNumPoints + 1] = {};  // index q = own route 1..24
   int pips = 0, rearmost = 0, home = 0, held = 0, on_board = 0;
   uint32_t held_in_other = 0;  // bit p-1: the other side's route p is held by this side
   int lowest_in_other = 25;    // lowest other-side route coordinate holding this side's checker
 };
+
+// Board index r-1 bits to the opponent's route bits q-1 (q = opponent_route(r) = r ± 12).
+constexpr uint32_t to_other_route(uint32_t m) {
+  static_assert(kNumPoints == 24 && opponent_route(1) == 13);
+  return ((m << 12) | (m >> 12)) & 0xFFFFFFu;
+}
 
 // Longest run of consecutive one-bits.
 int longest_run(uint32_t m) {
@@ -34,6 +39,11 @@ uint32_t route_bits(int lo, int hi) {
   return upto_hi & ~((1u << (lo - 1)) - 1);
 }
 
+constexpr int kNumFeatures = kNumInputs - kMePips;  // the slots after raw-v1's
+
+// Writes the features of slots kMePips.. into f[0 .. kNumFeatures) (f[i] is slot kMePips + i).
+void fill_features(const Position& pos, float* f);
+
 class ExtendedEncoder final : public Encoder {
  public:
   std::string name() const override { return "extended"; }
@@ -42,42 +52,64 @@ class ExtendedEncoder final : public Encoder {
   void fill(const Position& pos, std::span<float> out) const override {
     extended_v1::fill(pos, out.data());
   }
+  // raw-v1's board comparison for slots 0..196 (they are raw-v1's), then the 18 features of
+  // `pos` against base_x's: the same rows and coefficients as comparing the full encodings.
+  int fill_difference(const Position& base, std::span<const float> base_x, const Position& pos,
+                      int* rows, float* coef, std::span<float> scratch) const override {
+    if (base.side_to_move() != pos.side_to_move())
+      return Encoder::fill_difference(base, base_x, pos, rows, coef, scratch);
+    int count = raw_v1::fill_difference(base, base_x.data(), pos, rows, coef);
+    float f[kNumFeatures];
+    fill_features(pos, f);
+    for (int i = 0; i < kNumFeatures; ++i) {
+      const float d = f[i] - base_x[kMePips + i];
+      rows[count] = kMePips + i;
+      coef[count] = d;
+      count += d != 0.0f;
+    }
+    return count;
+  }
   std::string input_label(int i) const override { return label(i); }
 };
 
-}  // namespace
-
-void fill(const Position& pos, float* out) {
-  raw_v1::fill(pos, out);
+void fill_features(const Position& pos, float* f) {
+  // Integer summaries of the 24 counts: sums in one branch-free pass, the rest from bit masks
+  // of the points each side holds (bit r-1 for the mover's route r, or bit q-1 for the
+  // opponent's own route q).
+  const int8_t* board = pos.mover_board().data();
   SideView side[2];  // 0 = me, 1 = opponent
-  const auto& board = pos.mover_board();
-  // Branch-free over the 24 points (a point is mine, the opponent's or empty; the empty case
-  // adds zeros), so the loop does not mispredict on the board's pattern.
-  for (int r = 1; r <= kNumPoints; ++r) {
-    const int v = board[r - 1];
-    const int q = opponent_route(r);  // the opponent's own route of this point
+  SideView& me = side[0];
+  SideView& op = side[1];
+  uint32_t mine_r = 0, theirs_r = 0;
+  for (int i = 0; i < kNumPoints; ++i) {
+    const int v = board[i];
     const int mine = v > 0 ? v : 0;
     const int theirs = v < 0 ? -v : 0;
-    SideView& me = side[0];
-    SideView& op = side[1];
-    me.count[r] = mine;
-    op.count[q] = theirs;
-    me.pips += r * mine;
-    op.pips += q * theirs;
-    me.rearmost = mine ? (r > me.rearmost ? r : me.rearmost) : me.rearmost;
-    op.rearmost = theirs ? (q > op.rearmost ? q : op.rearmost) : op.rearmost;
-    me.home += r <= kHomeSize ? mine : 0;
-    op.home += q <= kHomeSize ? theirs : 0;
-    me.held += mine != 0;
-    op.held += theirs != 0;
+    me.pips += (i + 1) * mine;
+    op.pips += opponent_route(i + 1) * theirs;
     me.on_board += mine;
     op.on_board += theirs;
-    // My point r is the opponent's route q, and vice versa.
-    me.held_in_other |= static_cast<uint32_t>(mine != 0) << (q - 1);
-    op.held_in_other |= static_cast<uint32_t>(theirs != 0) << (r - 1);
-    me.lowest_in_other = mine && q < me.lowest_in_other ? q : me.lowest_in_other;
-    op.lowest_in_other = theirs && r < op.lowest_in_other ? r : op.lowest_in_other;
+    me.home += i < kHomeSize ? mine : 0;
+    op.home += opponent_route(i + 1) <= kHomeSize ? theirs : 0;
+    mine_r |= static_cast<uint32_t>(v > 0) << i;
+    theirs_r |= static_cast<uint32_t>(v < 0) << i;
   }
+  const uint32_t mine_q = to_other_route(mine_r), theirs_q = to_other_route(theirs_r);
+  me.rearmost = 32 - std::countl_zero(mine_r);  // 0 when none
+  op.rearmost = 32 - std::countl_zero(theirs_q);
+  me.held = std::popcount(mine_r);
+  op.held = std::popcount(theirs_r);
+  me.held_in_other = mine_q;  // my point r is the opponent's route q, and vice versa
+  op.held_in_other = theirs_r;
+  me.lowest_in_other = mine_q ? std::countr_zero(mine_q) + 1 : 25;
+  op.lowest_in_other = theirs_r ? std::countr_zero(theirs_r) + 1 : 25;
+  // Checkers still to pass an opposing checker: above the lowest opposing checker, in their
+  // own route coordinates (routes 1..L are the bits below index L).
+  int n_behind[2] = {0, 0};
+  for (uint32_t m = mine_r & ~((1u << op.lowest_in_other) - 1); m; m &= m - 1)
+    n_behind[0] += board[std::countr_zero(m)];
+  for (uint32_t m = theirs_r & ~to_other_route((1u << me.lowest_in_other) - 1); m; m &= m - 1)
+    n_behind[1] -= board[std::countr_zero(m)];
   constexpr float kInv15 = 1.0f / kNumCheckers;
   float behind[2];
   for (int s = 0; s < 2; ++s) {
@@ -87,22 +119,25 @@ void fill(const Position& pos, float* out) {
     const int rear = other.rearmost;
     const uint32_t front = me.held_in_other & route_bits(1, rear - 1);
     const int run = longest_run(front);
-    out[kMeBlockLongest + s] = (run > 6 ? 6 : run) / 6.0f;
-    out[kMeBlockWithin6 + s] = std::popcount(front & route_bits(rear - 6, rear - 1)) / 6.0f;
-    out[kMeBlockWithin12 + s] = std::popcount(front & route_bits(rear - 12, rear - 1)) / 12.0f;
-    out[kMePips + s] = me.pips / static_cast<float>(kStartPips);
-    out[kMeHome + s] = me.home * kInv15;
-    out[kMePointsHeld + s] = me.held * kInv15;
-    out[kMeAllHome + s] = me.home == me.on_board ? 1.0f : 0.0f;
-    // Checkers still to pass an opposing checker: above the lowest opposing checker, in my
-    // own route coordinates.
-    int n_behind = 0;
-    for (int q = other.lowest_in_other + 1; q <= kNumPoints; ++q) n_behind += me.count[q];
-    behind[s] = n_behind * kInv15;
-    out[kMeBehind + s] = behind[s];
+    f[kMeBlockLongest + s - kMePips] = (run > 6 ? 6 : run) / 6.0f;
+    f[kMeBlockWithin6 + s - kMePips] = std::popcount(front & route_bits(rear - 6, rear - 1)) / 6.0f;
+    f[kMeBlockWithin12 + s - kMePips] = std::popcount(front & route_bits(rear - 12, rear - 1)) / 12.0f;
+    f[kMePips + s - kMePips] = me.pips / static_cast<float>(kStartPips);
+    f[kMeHome + s - kMePips] = me.home * kInv15;
+    f[kMePointsHeld + s - kMePips] = me.held * kInv15;
+    f[kMeAllHome + s - kMePips] = me.home == me.on_board ? 1.0f : 0.0f;
+    behind[s] = n_behind[s] * kInv15;
+    f[kMeBehind + s - kMePips] = behind[s];
   }
-  out[kPipsDiff] = (side[1].pips - side[0].pips) / 120.0f;
-  out[kContact] = behind[0] > 0.0f || behind[1] > 0.0f ? 1.0f : 0.0f;
+  f[kPipsDiff - kMePips] = (side[1].pips - side[0].pips) / 120.0f;
+  f[kContact - kMePips] = behind[0] > 0.0f || behind[1] > 0.0f ? 1.0f : 0.0f;
+}
+
+}  // namespace
+
+void fill(const Position& pos, float* out) {
+  raw_v1::fill(pos, out);
+  fill_features(pos, out + kMePips);
 }
 
 std::string label(int i) {
