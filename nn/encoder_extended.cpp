@@ -3,6 +3,10 @@
 #include <bit>
 #include <cstdint>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "core/error.h"
 
 namespace nardy::extended_v1 {
@@ -19,6 +23,95 @@ struct SideView {
 constexpr uint32_t to_other_route(uint32_t m) {
   static_assert(kNumPoints == 24 && opponent_route(1) == 13);
   return ((m << 12) | (m >> 12)) & 0xFFFFFFu;
+}
+
+// Number of one-bits (the baseline x86-64 target has no popcnt instruction: std::popcount
+// would call a library function).
+inline int popcount24(uint32_t m) {
+  m = m - ((m >> 1) & 0x55555555u);
+  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+  return static_cast<int>((((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+
+// The integer sums over the 24 counts of a board: Σ w[i]·mine_i for four weights (my route,
+// the opponent's route, my home, the opponent's home) and Σ w[i]·theirs_i likewise, where
+// mine_i = max(v_i, 0) and theirs_i = max(-v_i, 0); and the held points as bit masks (bit i:
+// board index i).
+struct BoardSums {
+  int me_pips, op_pips, me_home, op_home, me_on, op_on;
+  uint32_t mine, theirs;
+};
+// Weights by board index i (route r = i + 1; the opponent's q = opponent_route(r)).
+struct alignas(16) Weights {
+  int16_t me_route[kNumPoints], op_route[kNumPoints], me_home[kNumPoints], op_home[kNumPoints],
+      ones[kNumPoints];
+};
+constexpr Weights kWeights = [] {
+  Weights w{};
+  for (int i = 0; i < kNumPoints; ++i) {
+    const int q = opponent_route(i + 1);
+    w.me_route[i] = static_cast<int16_t>(i + 1);
+    w.op_route[i] = static_cast<int16_t>(q);
+    w.me_home[i] = i + 1 <= kHomeSize;
+    w.op_home[i] = q <= kHomeSize;
+    w.ones[i] = 1;
+  }
+  return w;
+}();
+
+#if defined(__SSE2__)
+// Σ w[i]·x_i for x as 24 unsigned bytes (16 in lo, 8 in the low half of hi).
+inline int weighted_sum(__m128i lo, __m128i hi, const int16_t* w) {
+  const __m128i zero = _mm_setzero_si128();
+  const auto* wv = reinterpret_cast<const __m128i*>(w);
+  __m128i a = _mm_madd_epi16(_mm_unpacklo_epi8(lo, zero), _mm_loadu_si128(wv));
+  a = _mm_add_epi32(a, _mm_madd_epi16(_mm_unpackhi_epi8(lo, zero), _mm_loadu_si128(wv + 1)));
+  a = _mm_add_epi32(a, _mm_madd_epi16(_mm_unpacklo_epi8(hi, zero), _mm_loadu_si128(wv + 2)));
+  a = _mm_add_epi32(a, _mm_shuffle_epi32(a, 0x4E));
+  a = _mm_add_epi32(a, _mm_shuffle_epi32(a, 0xB1));
+  return _mm_cvtsi128_si32(a);
+}
+#endif
+
+BoardSums board_sums(const int8_t* board) {
+  static_assert(kNumPoints == 24);
+  BoardSums s;
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(board));
+  const __m128i hi = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(board + 16));
+  const __m128i pos_lo = _mm_cmpgt_epi8(lo, zero), pos_hi = _mm_cmpgt_epi8(hi, zero);
+  const __m128i neg_lo = _mm_cmpgt_epi8(zero, lo), neg_hi = _mm_cmpgt_epi8(zero, hi);
+  const __m128i mine_lo = _mm_and_si128(lo, pos_lo), mine_hi = _mm_and_si128(hi, pos_hi);
+  const __m128i theirs_lo = _mm_and_si128(_mm_sub_epi8(zero, lo), neg_lo);
+  const __m128i theirs_hi = _mm_and_si128(_mm_sub_epi8(zero, hi), neg_hi);
+  s.me_pips = weighted_sum(mine_lo, mine_hi, kWeights.me_route);
+  s.op_pips = weighted_sum(theirs_lo, theirs_hi, kWeights.op_route);
+  s.me_home = weighted_sum(mine_lo, mine_hi, kWeights.me_home);
+  s.op_home = weighted_sum(theirs_lo, theirs_hi, kWeights.op_home);
+  s.me_on = weighted_sum(mine_lo, mine_hi, kWeights.ones);
+  s.op_on = weighted_sum(theirs_lo, theirs_hi, kWeights.ones);
+  s.mine = static_cast<uint32_t>(_mm_movemask_epi8(pos_lo)) |
+           (static_cast<uint32_t>(_mm_movemask_epi8(pos_hi)) & 0xFFu) << 16;
+  s.theirs = static_cast<uint32_t>(_mm_movemask_epi8(neg_lo)) |
+             (static_cast<uint32_t>(_mm_movemask_epi8(neg_hi)) & 0xFFu) << 16;
+#else
+  s = BoardSums{0, 0, 0, 0, 0, 0, 0, 0};
+  for (int i = 0; i < kNumPoints; ++i) {
+    const int v = board[i];
+    const int mine = v > 0 ? v : 0;
+    const int theirs = v < 0 ? -v : 0;
+    s.me_pips += kWeights.me_route[i] * mine;
+    s.op_pips += kWeights.op_route[i] * theirs;
+    s.me_home += kWeights.me_home[i] * mine;
+    s.op_home += kWeights.op_home[i] * theirs;
+    s.me_on += mine;
+    s.op_on += theirs;
+    s.mine |= static_cast<uint32_t>(v > 0) << i;
+    s.theirs |= static_cast<uint32_t>(v < 0) << i;
+  }
+#endif
+  return s;
 }
 
 // Longest run of consecutive one-bits.
@@ -73,32 +166,25 @@ class ExtendedEncoder final : public Encoder {
 };
 
 void fill_features(const Position& pos, float* f) {
-  // Integer summaries of the 24 counts: sums in one branch-free pass, the rest from bit masks
-  // of the points each side holds (bit r-1 for the mover's route r, or bit q-1 for the
-  // opponent's own route q).
+  // Integer summaries of the 24 counts (vectorised sums), the rest from bit masks of the points
+  // each side holds (bit r-1 for the mover's route r, or bit q-1 for the opponent's route q).
   const int8_t* board = pos.mover_board().data();
+  const BoardSums sums = board_sums(board);
   SideView side[2];  // 0 = me, 1 = opponent
   SideView& me = side[0];
   SideView& op = side[1];
-  uint32_t mine_r = 0, theirs_r = 0;
-  for (int i = 0; i < kNumPoints; ++i) {
-    const int v = board[i];
-    const int mine = v > 0 ? v : 0;
-    const int theirs = v < 0 ? -v : 0;
-    me.pips += (i + 1) * mine;
-    op.pips += opponent_route(i + 1) * theirs;
-    me.on_board += mine;
-    op.on_board += theirs;
-    me.home += i < kHomeSize ? mine : 0;
-    op.home += opponent_route(i + 1) <= kHomeSize ? theirs : 0;
-    mine_r |= static_cast<uint32_t>(v > 0) << i;
-    theirs_r |= static_cast<uint32_t>(v < 0) << i;
-  }
+  me.pips = sums.me_pips;
+  op.pips = sums.op_pips;
+  me.home = sums.me_home;
+  op.home = sums.op_home;
+  me.on_board = sums.me_on;
+  op.on_board = sums.op_on;
+  const uint32_t mine_r = sums.mine, theirs_r = sums.theirs;
   const uint32_t mine_q = to_other_route(mine_r), theirs_q = to_other_route(theirs_r);
   me.rearmost = 32 - std::countl_zero(mine_r);  // 0 when none
   op.rearmost = 32 - std::countl_zero(theirs_q);
-  me.held = std::popcount(mine_r);
-  op.held = std::popcount(theirs_r);
+  me.held = popcount24(mine_r);
+  op.held = popcount24(theirs_r);
   me.held_in_other = mine_q;  // my point r is the opponent's route q, and vice versa
   op.held_in_other = theirs_r;
   me.lowest_in_other = mine_q ? std::countr_zero(mine_q) + 1 : 25;
@@ -120,8 +206,8 @@ void fill_features(const Position& pos, float* f) {
     const uint32_t front = me.held_in_other & route_bits(1, rear - 1);
     const int run = longest_run(front);
     f[kMeBlockLongest + s - kMePips] = (run > 6 ? 6 : run) / 6.0f;
-    f[kMeBlockWithin6 + s - kMePips] = std::popcount(front & route_bits(rear - 6, rear - 1)) / 6.0f;
-    f[kMeBlockWithin12 + s - kMePips] = std::popcount(front & route_bits(rear - 12, rear - 1)) / 12.0f;
+    f[kMeBlockWithin6 + s - kMePips] = popcount24(front & route_bits(rear - 6, rear - 1)) / 6.0f;
+    f[kMeBlockWithin12 + s - kMePips] = popcount24(front & route_bits(rear - 12, rear - 1)) / 12.0f;
     f[kMePips + s - kMePips] = me.pips / static_cast<float>(kStartPips);
     f[kMeHome + s - kMePips] = me.home * kInv15;
     f[kMePointsHeld + s - kMePips] = me.held * kInv15;

@@ -46,9 +46,9 @@ void NetEvaluator::evaluate(const Position& base, std::span<const Position> posi
         rows_.resize(2 * (at + k));
         coefs_.resize(rows_.size());
       }
-      offsets_[i + 1] = offsets_[i] + encoder_->fill_difference(base, base_, positions[i],
-                                                                rows_.data() + at,
-                                                                coefs_.data() + at, scratch_);
+      offsets_[i + 1] =
+          offsets_[i] + encoder_->fill_difference(base, base_, positions[i], rows_.data() + at,
+                                                  coefs_.data() + at, scratch_);
     }
     backend_->evaluate_differences(base_, rows_.data(), coefs_.data(), offsets_.data(),
                                    static_cast<int>(n), out.first(n));

@@ -344,8 +344,7 @@ std::vector<float> reference_extended_features(const Position& pos) {
     const int run = longest_run(front);
     at(ext::kMeBlockLongest + s) = (run > 6 ? 6 : run) / 6.0f;
     at(ext::kMeBlockWithin6 + s) = std::popcount(front & route_bits(rear - 6, rear - 1)) / 6.0f;
-    at(ext::kMeBlockWithin12 + s) =
-        std::popcount(front & route_bits(rear - 12, rear - 1)) / 12.0f;
+    at(ext::kMeBlockWithin12 + s) = std::popcount(front & route_bits(rear - 12, rear - 1)) / 12.0f;
     at(ext::kMePips + s) = me.pips / static_cast<float>(kStartPips);
     at(ext::kMeHome + s) = me.home * kInv15;
     at(ext::kMePointsHeld + s) = me.held * kInv15;
