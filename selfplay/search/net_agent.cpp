@@ -154,6 +154,8 @@ size_t NetAgent::choose_continuing(const Position& pos, const MoveList& moves, R
 }
 
 size_t NetAgent::choose_scored_now(const Position& pos, const MoveList& moves, Rng& rng) {
+  if (options_.ply == 0 && options_.noise <= 0 && !active_stakes())
+    return search_.best_scored(pos, moves).index;  // the first of score_moves, unsorted
   search_.score_moves(pos, moves, options_.ply, scored_);
   if (const auto& stakes = active_stakes())
     return choose_scored_by_values(scored_, stakes->for_side(pos.side_to_move()), options_.noise,
