@@ -114,12 +114,54 @@ BoardSums board_sums(const int8_t* board) {
   return s;
 }
 
-// Longest run of consecutive one-bits.
-int longest_run(uint32_t m) {
+// out[0] = my checkers on my routes above `my_floor`, out[1] = the opponent's on its routes
+// above `op_floor` (floors 1..25).
+void behind_sums(const int8_t* board, int my_floor, int op_floor, int* out) {
+#if defined(__SSE2__)
+  // Per board index i: my route r - 1 = i and the opponent's q - 1 (= i ± 12); a lane counts
+  // when that index is >= the floor (route > floor).
+  static const __m128i kMeIdxLo =
+      _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  static const __m128i kMeIdxHi =
+      _mm_setr_epi8(16, 17, 18, 19, 20, 21, 22, 23, 0, 0, 0, 0, 0, 0, 0, 0);
+  static const __m128i kOpIdxLo =
+      _mm_setr_epi8(12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 0, 1, 2, 3);
+  static const __m128i kOpIdxHi = _mm_setr_epi8(4, 5, 6, 7, 8, 9, 10, 11, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(board));
+  const __m128i hi = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(board + 16));
+  const __m128i mine_lo = _mm_and_si128(lo, _mm_cmpgt_epi8(lo, zero));
+  const __m128i mine_hi = _mm_and_si128(hi, _mm_cmpgt_epi8(hi, zero));
+  const __m128i theirs_lo = _mm_and_si128(_mm_sub_epi8(zero, lo), _mm_cmpgt_epi8(zero, lo));
+  const __m128i theirs_hi = _mm_and_si128(_mm_sub_epi8(zero, hi), _mm_cmpgt_epi8(zero, hi));
+  const __m128i me_f = _mm_set1_epi8(static_cast<char>(my_floor - 1));
+  const __m128i op_f = _mm_set1_epi8(static_cast<char>(op_floor - 1));
+  // The high half's padding lanes hold no checkers (zero counts), whatever their index.
+  const __m128i me_sum =
+      _mm_add_epi64(_mm_sad_epu8(_mm_and_si128(mine_lo, _mm_cmpgt_epi8(kMeIdxLo, me_f)), zero),
+                    _mm_sad_epu8(_mm_and_si128(mine_hi, _mm_cmpgt_epi8(kMeIdxHi, me_f)), zero));
+  const __m128i op_sum =
+      _mm_add_epi64(_mm_sad_epu8(_mm_and_si128(theirs_lo, _mm_cmpgt_epi8(kOpIdxLo, op_f)), zero),
+                    _mm_sad_epu8(_mm_and_si128(theirs_hi, _mm_cmpgt_epi8(kOpIdxHi, op_f)), zero));
+  out[0] = _mm_cvtsi128_si32(me_sum) + _mm_cvtsi128_si32(_mm_srli_si128(me_sum, 8));
+  out[1] = _mm_cvtsi128_si32(op_sum) + _mm_cvtsi128_si32(_mm_srli_si128(op_sum, 8));
+#else
+  out[0] = out[1] = 0;
+  for (int i = 0; i < kNumPoints; ++i) {
+    const int v = board[i];
+    if (v > 0 && i + 1 > my_floor) out[0] += v;
+    if (v < 0 && opponent_route(i + 1) > op_floor) out[1] -= v;
+  }
+#endif
+}
+
+// Longest run of consecutive one-bits, capped at 6 (what the features use): six fixed steps,
+// no branch on the board's pattern.
+int longest_run6(uint32_t m) {
   int run = 0;
-  while (m) {
+  for (int k = 0; k < 6; ++k) {
+    run += m != 0;
     m &= m << 1;
-    ++run;
   }
   return run;
 }
@@ -190,12 +232,9 @@ void fill_features(const Position& pos, float* f) {
   me.lowest_in_other = mine_q ? std::countr_zero(mine_q) + 1 : 25;
   op.lowest_in_other = theirs_r ? std::countr_zero(theirs_r) + 1 : 25;
   // Checkers still to pass an opposing checker: above the lowest opposing checker, in their
-  // own route coordinates (routes 1..L are the bits below index L).
-  int n_behind[2] = {0, 0};
-  for (uint32_t m = mine_r & ~((1u << op.lowest_in_other) - 1); m; m &= m - 1)
-    n_behind[0] += board[std::countr_zero(m)];
-  for (uint32_t m = theirs_r & ~to_other_route((1u << me.lowest_in_other) - 1); m; m &= m - 1)
-    n_behind[1] -= board[std::countr_zero(m)];
+  // own route coordinates.
+  int n_behind[2];
+  behind_sums(board, op.lowest_in_other, me.lowest_in_other, n_behind);
   constexpr float kInv15 = 1.0f / kNumCheckers;
   float behind[2];
   for (int s = 0; s < 2; ++s) {
@@ -204,8 +243,7 @@ void fill_features(const Position& pos, float* f) {
     // Blocks in front of the other side's rearmost checker, along its route.
     const int rear = other.rearmost;
     const uint32_t front = me.held_in_other & route_bits(1, rear - 1);
-    const int run = longest_run(front);
-    f[kMeBlockLongest + s - kMePips] = (run > 6 ? 6 : run) / 6.0f;
+    f[kMeBlockLongest + s - kMePips] = longest_run6(front) / 6.0f;
     f[kMeBlockWithin6 + s - kMePips] = popcount24(front & route_bits(rear - 6, rear - 1)) / 6.0f;
     f[kMeBlockWithin12 + s - kMePips] = popcount24(front & route_bits(rear - 12, rear - 1)) / 12.0f;
     f[kMePips + s - kMePips] = me.pips / static_cast<float>(kStartPips);
