@@ -72,23 +72,25 @@ std::vector<BenchRow> bench_summary(const SummaryBenchOptions& o) {
                     std::to_string(r.signature),
                     "nardy bench search --agent " + spec + " --positions " + std::to_string(n)});
   }
-  for (const bool luck : {false, true}) {
-    RolloutOptions ro;
-    ro.trials = scaled(luck ? 72 : 648, o.scale);
-    ro.rules = o.rules;
-    ro.luck_adjust = luck;
-    const std::string spec = "net:" + o.net;
-    const Rules rules = o.rules;
-    const auto t0 = std::chrono::steady_clock::now();
-    const RolloutResult r = rollout(
-        Position::start(), [&] { return make_agent(spec, rules); }, nullptr, ro);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    rows.push_back({luck ? "rollout luck-adjusted" : "rollout plain",
-                    static_cast<double>(r.trials) / s, "trials/s",
-                    "equity " + format("%+.6f", r.equity().mean),
-                    "nardy rollout '" + format_pos(Position::start()) + "' --agent " + spec +
-                        " --trials " + std::to_string(ro.trials) + (luck ? "" : " --no-luck")});
-  }
+  for (const int ply : {0, 1})
+    for (const bool luck : {false, true}) {
+      RolloutOptions ro;
+      ro.trials = scaled(ply == 1 ? 12 : luck ? 72 : 648, o.scale);
+      ro.rules = o.rules;
+      ro.luck_adjust = luck;
+      const std::string spec = "net:" + o.net + (ply == 1 ? ":ply=1" : "");
+      const Rules rules = o.rules;
+      const auto t0 = std::chrono::steady_clock::now();
+      const RolloutResult r = rollout(
+          Position::start(), [&] { return make_agent(spec, rules); }, nullptr, ro);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      rows.push_back({std::string(ply == 1 ? "rollout 1-ply " : "rollout ") +
+                          (luck ? "luck-adjusted" : "plain"),
+                      static_cast<double>(r.trials) / s, "trials/s",
+                      "equity " + format("%+.6f", r.equity().mean),
+                      "nardy rollout '" + format_pos(Position::start()) + "' --agent " + spec +
+                          " --trials " + std::to_string(ro.trials) + (luck ? "" : " --no-luck")});
+    }
   return rows;
 }
 

@@ -10,9 +10,10 @@
 //                    peak on this core (bench/kernel_bench.h); signature: checksum of evaluations
 //   search ply 0/1/2 ms per move of net:NET:ply=N on the `nardy bench search` positions
 //                    (bench/search_bench.h); signature: hash of the choices
-//   rollout plain / luck-adjusted
-//                    trials/s of a 0-ply rollout of the start with NET
-//                    (selfplay/evaluation/rollout.h); signature: the equity estimate
+//   rollout plain / luck-adjusted, rollout 1-ply plain / luck-adjusted
+//                    trials/s of a rollout of the start with net:NET (0-ply) and
+//                    net:NET:ply=1 (selfplay/evaluation/rollout.h); signature: the equity
+//                    estimate
 // Without a net (empty path) the search and rollout rows are left out.
 #pragma once
 

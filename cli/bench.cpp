@@ -45,10 +45,10 @@ void add_bench_command(CLI::App& app) {
       }
       o.scale = a->scale;
       o.rules = rules_from(a->rules);
-      std::printf("%-22s %12s  %-15s %-22s %s\n", "benchmark (1 thread)", "value", "unit",
+      std::printf("%-27s %12s  %-15s %-22s %s\n", "benchmark (1 thread)", "value", "unit",
                   "signature", "command");
       for (const BenchRow& r : bench_summary(o)) {
-        std::printf("%-22s %12.*f  %-15s %-22s %s\n", r.name.c_str(), r.value < 10 ? 3 : 0, r.value,
+        std::printf("%-27s %12.*f  %-15s %-22s %s\n", r.name.c_str(), r.value < 10 ? 3 : 0, r.value,
                     r.unit.c_str(), r.signature.c_str(), r.command.c_str());
         std::fflush(stdout);
       }

@@ -132,6 +132,7 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
     std::unique_ptr<Evaluator> own_evaluator;
     std::unique_ptr<Search> own_search;
     Search* search = nullptr;
+    NetAgent* net = nullptr;  // the agent, if it is a net agent whose search measures luck
     MoveList moves;
   };
   auto make_player = [&](int thread_index) {
@@ -142,6 +143,7 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
     if (options.luck_adjust) {
       if (auto* net = dynamic_cast<NetAgent*>(pl.agent.get())) {
         pl.search = &net->search();
+        pl.net = net;
       } else if (luck) {
         pl.own_evaluator = luck();
         // The same exact race values as a net agent's own search (net_agent.h tables=1).
@@ -174,6 +176,9 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
     Trial tr;
     Outputs luck_sum{};
     Position p = pos;
+    // The last decision was a 1-ply search of the net agent: it left value(result, 1) of the
+    // result it chose in its search's cache, which is this turn's expected value.
+    bool expected_in_cache = false;
     for (;;) {
       if (auto o = game_outcome(p, options.rules)) {
         tr.raw = outcome_outputs(*o, root);
@@ -194,19 +199,33 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
       else
         d = roll_turn(dice_rng, options.rules, tr.turns == 0 && opening_no_doubles);
       generate_moves(p, d, options.rules, moves);
-      if (search && (options.luck_turns <= 0 || tr.turns < options.luck_turns)) {
-        search->cache().new_generation();  // values from this turn only: thread-independent
+      const bool measure = search && (options.luck_turns <= 0 || tr.turns < options.luck_turns);
+      // The expected value over all rolls: value(p, 1) — from the last decision's cache if it
+      // computed it (the same computation from the same base: the same bits), else now in a new
+      // generation (values from this turn only: thread-independent).
+      Evaluation expected;
+      bool fresh = false;
+      if (measure && !(expected_in_cache && search->cache().lookup(p, 1, expected))) {
+        search->cache().new_generation();
+        expected = search->evaluate(p, 1);  // mover's view, over all rolls
+        fresh = true;
+      }
+      // A 0-ply net agent chooses among values the line above just computed.
+      const size_t i = fresh && pl.net && pl.net->options().ply == 0
+                           ? pl.net->choose_continuing(p, moves, agent_rng)
+                           : agent.choose(p, d, moves, agent_rng);
+      if (i >= moves.size())
+        throw Error("rollout: agent " + quote(agent.spec()) + " chose an invalid result");
+      if (measure) {
+        // The roll's best 0-ply value: cached by the line above or by the agent's choice.
         const Side mover = p.side_to_move();
-        const Evaluation expected = search->evaluate(p, 1);  // mover's view, over all rolls
         const Evaluation actual = search->best_static(p, moves).second;  // mover's view
         const Outputs e = outputs_of(mover == root ? expected : expected.flipped());
         const Outputs a = outputs_of(mover == root ? actual : actual.flipped());
         for (int k = 0; k < kRoNumOutputs; ++k)
           luck_sum[static_cast<size_t>(k)] += a[static_cast<size_t>(k)] - e[static_cast<size_t>(k)];
       }
-      const size_t i = agent.choose(p, d, moves, agent_rng);
-      if (i >= moves.size())
-        throw Error("rollout: agent " + quote(agent.spec()) + " chose an invalid result");
+      expected_in_cache = pl.net && pl.net->options().ply == 1 && moves.size() > 1;
       p = moves[i].position;
       ++tr.turns;
     }

@@ -20,6 +20,11 @@
 //    terms of later turns, `luck_turns`, keeps it unbiased). It needs an
 //    Evaluator: a net agent brings its own; otherwise pass one, or the rollout falls back to
 //    stratification only and says so in `note`.
+//    A net agent's luck shares its search's values (the same bits as computing them afresh):
+//    a 1-ply choice leaves value(result, 1) of the result played in the search's cache, which is
+//    the next turn's expected value, so luck costs little beside a 1-ply choice; a 0-ply agent
+//    chooses among the values the expected value has just computed (NetAgent::choose_continuing),
+//    but the 21 rolls still cost about 20 plain 0-ply turns.
 //
 // Race tables: with `tables` on (the default) and a race table present (selfplay/tables/
 // bearoff_table.h default_bearoff_table), a trial that reaches a race position the table covers

@@ -19,6 +19,7 @@ EvalCache::EvalCache(int bits) : bits_(bits) {
 void EvalCache::clear() {
   for (auto& s : slots_) s = Slot{};
   generation_ = 1;
+  empty_ = true;
   reset_counters();
 }
 

@@ -53,7 +53,10 @@ class EvalCache {
     s.depth = static_cast<int8_t>(depth);
     s.generation = generation_;
     s.eval = eval;
+    empty_ = false;
   }
+  // Whether nothing was stored since the last new_generation(): every lookup would miss.
+  bool generation_empty() const { return empty_; }
   // Starts loading the slot of (pos, depth) into the CPU cache; a later lookup or store of it
   // then does not wait for memory. No effect on the contents.
   void prefetch(const Position& pos, int depth) const {
@@ -61,6 +64,7 @@ class EvalCache {
   }
   // Forgets every stored value (O(1); a full clear only when the 32-bit counter wraps).
   void new_generation() {
+    empty_ = true;
     if (++generation_ == 0) clear();
   }
 
@@ -86,6 +90,7 @@ class EvalCache {
   uint64_t mask_ = 0;
   std::vector<Slot> slots_;
   uint32_t generation_ = 1;
+  bool empty_ = true;
   uint64_t hits_ = 0, misses_ = 0;
 };
 

@@ -32,8 +32,29 @@ void NetEvaluator::evaluate(const Position& base, std::span<const Position> posi
                             std::span<Evaluation> out) {
   const size_t n = positions.size();
   const size_t k = static_cast<size_t>(num_inputs_);
-  if (inputs_.size() < n * k) inputs_.resize(n * k);
   encoder_->fill(base, base_);
+  if (backend_->evaluates_differences()) {
+    // Each position only as its few inputs that differ from the base's (nn/encoder.h
+    // fill_difference), evaluated from the base's hidden sums: the same bits as the full
+    // encodings below, without forming them.
+    if (offsets_.size() < n + 1) offsets_.resize(n + 1);
+    if (scratch_.size() < k) scratch_.resize(k);
+    offsets_[0] = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const size_t at = static_cast<size_t>(offsets_[i]);
+      if (rows_.size() < at + k) {
+        rows_.resize(2 * (at + k));
+        coefs_.resize(rows_.size());
+      }
+      offsets_[i + 1] =
+          offsets_[i] + encoder_->fill_difference(base, base_, positions[i], rows_.data() + at,
+                                                  coefs_.data() + at, scratch_);
+    }
+    backend_->evaluate_differences(base_, rows_.data(), coefs_.data(), offsets_.data(),
+                                   static_cast<int>(n), out.first(n));
+    return;
+  }
+  if (inputs_.size() < n * k) inputs_.resize(n * k);
   for (size_t i = 0; i < n; ++i)
     encoder_->fill(positions[i], std::span<float>(inputs_.data() + i * k, k));
   backend_->evaluate(base_, std::span<const float>(inputs_.data(), n * k), static_cast<int>(n),
@@ -122,6 +143,19 @@ Evaluation NetAgent::evaluate(const Position& pos) {
 size_t NetAgent::choose(const Position& pos, Dice, const MoveList& moves, Rng& rng) {
   if (moves.size() == 1) return 0;
   search_.cache().new_generation();
+  return choose_scored_now(pos, moves, rng);
+}
+
+size_t NetAgent::choose_continuing(const Position& pos, const MoveList& moves, Rng& rng) {
+  if (options_.ply != 0)
+    throw Error("agent " + quote(spec_) + ": choose_continuing is for ply 0 only");
+  if (moves.size() == 1) return 0;
+  return choose_scored_now(pos, moves, rng);
+}
+
+size_t NetAgent::choose_scored_now(const Position& pos, const MoveList& moves, Rng& rng) {
+  if (options_.ply == 0 && options_.noise <= 0 && !active_stakes())
+    return search_.best_scored(pos, moves).index;  // the first of score_moves, unsorted
   search_.score_moves(pos, moves, options_.ply, scored_);
   if (const auto& stakes = active_stakes())
     return choose_scored_by_values(scored_, stakes->for_side(pos.side_to_move()), options_.noise,

@@ -71,7 +71,8 @@ struct NetAgentOptions {
 };
 
 // The Evaluator (selfplay/search/search.h) of a value network: encodes positions with the net's
-// encoder and evaluates them with a TdBackend (incrementally from `base` on the fast one).
+// encoder and evaluates them with a TdBackend. On the fast one each position is encoded only as
+// its differences from `base` (Encoder::fill_difference) and evaluated from base's hidden sums.
 class NetEvaluator final : public Evaluator {
  public:
   // `backend`: auto | fast | libtorch (see above). Throws Error on an unknown name or a shape
@@ -88,6 +89,10 @@ class NetEvaluator final : public Evaluator {
   int num_inputs_;
   std::unique_ptr<TdBackend> backend_;
   std::vector<float> base_, inputs_;
+  // Positions as differences from the base (backends that evaluate them): rows and
+  // coefficients of position i at [offsets_[i], offsets_[i + 1]).
+  std::vector<int> rows_, offsets_;
+  std::vector<float> coefs_, scratch_;
 };
 
 class NetAgent final : public Agent {
@@ -96,6 +101,11 @@ class NetAgent final : public Agent {
            std::string spec);
 
   size_t choose(const Position& pos, Dice dice, const MoveList& moves, Rng& rng) override;
+  // choose() in the search cache's current generation instead of a new one: for a caller that
+  // has just started a generation for `pos` and valued pos's results there with this agent's
+  // search (a rollout measuring luck, selfplay/evaluation/rollout.h), whose values the choice
+  // then reuses. Only for ply 0: the same values (same base, same bits), so the same choice.
+  size_t choose_continuing(const Position& pos, const MoveList& moves, Rng& rng);
   std::string spec() const override { return spec_; }
   // Also makes its search choose the replies by match winning chance (unless match=off).
   void set_game_stakes(const std::optional<GameStakes>& stakes) override {
@@ -123,6 +133,7 @@ class NetAgent final : public Agent {
   std::string spec_;
   NetEvaluator evaluator_;
   Search search_;
+  size_t choose_scored_now(const Position& pos, const MoveList& moves, Rng& rng);
   std::vector<ScoredMove> scored_;
   std::optional<GameStakes> stakes_;
 };

@@ -113,11 +113,37 @@ Search::Level& Search::level(int depth) {
   return *levels_[static_cast<size_t>(depth)];
 }
 
-void Search::static_values(const Position& pos, std::span<const Position> children, Level& lv) {
+void Search::static_values(const Position& pos, std::span<const Position> children, Level& lv,
+                           bool one_roll) {
   const size_t n = children.size();
   lv.evals.resize(n);
   lv.batch.clear();
   lv.batch_positions.clear();
+  if (one_roll && cache_.generation_empty()) {
+    // Distinct positions and nothing cached: the same values without the cache's lookups.
+    for (size_t i = 0; i < n; ++i) {
+      const Position& c = children[i];
+      if (auto o = game_outcome(c, rules_)) {
+        lv.evals[i] = outcome_evaluation(*o, c.side_to_move());
+      } else if (auto t = table_evaluation(options_.tables, c, rules_)) {
+        lv.evals[i] = *t;
+      } else if (c.off(~c.side_to_move()) == kNumCheckers) {  // last_roll_draw: Black's last turn
+        lv.evals[i] = *exact_evaluation(c, rules_);
+      } else {
+        lv.batch.push_back(static_cast<int>(i));
+        lv.batch_positions.push_back(c);
+      }
+    }
+    if (lv.batch.empty()) return;
+    lv.batch_evals.resize(lv.batch_positions.size());
+    evaluator_.evaluate(pos.with_side_to_move(~pos.side_to_move()), lv.batch_positions,
+                        lv.batch_evals);
+    ++evaluator_calls_;
+    evaluator_positions_ += lv.batch_positions.size();
+    for (size_t k = 0; k < lv.batch.size(); ++k)
+      lv.evals[static_cast<size_t>(lv.batch[k])] = lv.batch_evals[k];
+    return;
+  }
   // The cache's slots are scattered over megabytes: ask for them a few children ahead.
   constexpr size_t kAhead = 8;
   for (size_t i = 0; i < std::min(n, kAhead); ++i) cache_.prefetch(children[i], 0);
@@ -248,12 +274,16 @@ Evaluation Search::best_child(int begin, int end, int depth, Level& lv) {
   return best;
 }
 
+void Search::static_values_of(const Position& pos, const MoveList& moves, Level& lv) {
+  lv.children.clear();
+  for (const auto& m : moves) lv.children.push_back(m.position);
+  static_values(pos, lv.children, lv, /*one_roll=*/true);
+}
+
 void Search::score_moves(const Position& pos, const MoveList& moves, int ply,
                          std::vector<ScoredMove>& out) {
   Level& lv = level(std::max(ply, 0) + 1);
-  lv.children.clear();
-  for (const auto& m : moves) lv.children.push_back(m.position);
-  static_values(pos, lv.children, lv);
+  static_values_of(pos, moves, lv);
   out.clear();
   for (size_t i = 0; i < moves.size(); ++i) {
     const Position& c = moves[i].position;
@@ -274,11 +304,22 @@ void Search::score_moves(const Position& pos, const MoveList& moves, int ply,
   std::sort(out.begin(), out.end(), better);
 }
 
+ScoredMove Search::best_scored(const Position& pos, const MoveList& moves) {
+  Level& lv = level(1);
+  static_values_of(pos, moves, lv);
+  ScoredMove best{0, lv.evals[0].flipped(), 0};
+  for (size_t i = 1; i < moves.size(); ++i) {
+    const ScoredMove m{i, lv.evals[i].flipped(), 0};
+    if (better(m, best)) best = m;
+  }
+  const Position& c = moves[best.index].position;
+  best.exact = game_outcome(c, rules_) || (options_.tables && options_.tables->covers(c));
+  return best;
+}
+
 std::pair<size_t, Evaluation> Search::best_static(const Position& pos, const MoveList& moves) {
   Level& lv = level(0);
-  lv.children.clear();
-  for (const auto& m : moves) lv.children.push_back(m.position);
-  static_values(pos, lv.children, lv);
+  static_values_of(pos, moves, lv);
   size_t best = 0;
   float best_eq = -std::numeric_limits<float>::infinity();
   for (size_t i = 0; i < moves.size(); ++i) {

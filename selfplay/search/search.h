@@ -122,6 +122,8 @@ class Search {
 
   // The mover's best result at 0-ply: its index and value (mover's view). No filter.
   std::pair<size_t, Evaluation> best_static(const Position& pos, const MoveList& moves);
+  // The candidate score_moves(pos, moves, 0, out) puts first (out[0]), without sorting the others.
+  ScoredMove best_scored(const Position& pos, const MoveList& moves);
 
   // The stakes of the match game being played: replies are chosen by each side's match winning
   // chance instead of equity (see the header comment); empty: by equity. Starts a new cache
@@ -152,8 +154,12 @@ class Search {
   Level& level(int depth);
   // 0-ply values of `children` (all children of pos) into evals, child's view: decided
   // positions exactly, the rest from the cache or one batched evaluator call. A position that
-  // occurs twice is sent once.
-  void static_values(const Position& pos, std::span<const Position> children, Level& lv);
+  // occurs twice is sent once. `one_roll`: the children are one roll's results, all distinct;
+  // then, if the cache's generation is empty (no lookup could hit), the cache is left out.
+  void static_values(const Position& pos, std::span<const Position> children, Level& lv,
+                     bool one_roll = false);
+  // The root's results of one roll as lv.children, valued by static_values.
+  void static_values_of(const Position& pos, const MoveList& moves, Level& lv);
   // The mover's best value over children [begin, end) of lv (0-ply values in lv.evals) with
   // the children valued at `depth` (filtered).
   Evaluation best_child(int begin, int end, int depth, Level& lv);

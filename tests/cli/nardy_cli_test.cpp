@@ -181,7 +181,8 @@ TEST_F(NardyCli, BenchPrintsTheSummaryTable) {
       {"bench", "--net", std::string(NARDY_TEST_DATA) + "/search_net.pt", "--scale", "0.01"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   for (const char* row : {"movegen", "TD training", "kernels dense", "kernels peak", "search ply 0",
-                          "search ply 1", "search ply 2", "rollout plain", "rollout luck-adjusted"})
+                          "search ply 1", "search ply 2", "rollout plain", "rollout luck-adjusted",
+                          "rollout 1-ply plain", "rollout 1-ply luck-adjusted"})
     EXPECT_NE(r.out.find(std::string("\n") + row + " "), std::string::npos) << row << "\n" << r.out;
   EXPECT_NE(r.out.find("results"), std::string::npos) << r.out;
   CliRun bad = run_nardy({"bench", "--net", "/nonexistent/net.pt"});

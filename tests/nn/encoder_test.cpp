@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -284,6 +285,104 @@ TEST(Encoder, FillDifferenceListsExactlyTheChangedInputs) {
     EXPECT_GT(results, 2000) << enc->id();
     EXPECT_GT(max_changed, 4) << enc->id();
   }
+}
+
+// extended-v1's features as first written (a pass over the 24 points building each side's
+// counts in its own route coordinates), the reference for the encoder's bit-mask version.
+std::vector<float> reference_extended_features(const Position& pos) {
+  struct SideView {
+    int count[kNumPoints + 1] = {};
+    int pips = 0, rearmost = 0, home = 0, held = 0, on_board = 0;
+    uint32_t held_in_other = 0;
+    int lowest_in_other = 25;
+  };
+  auto longest_run = [](uint32_t m) {
+    int run = 0;
+    for (; m; m &= m << 1) ++run;
+    return run;
+  };
+  auto route_bits = [](int lo, int hi) -> uint32_t {
+    if (lo < 1) lo = 1;
+    if (hi < lo) return 0;
+    const uint32_t upto_hi = hi >= 32 ? ~0u : (1u << hi) - 1;
+    return upto_hi & ~((1u << (lo - 1)) - 1);
+  };
+  SideView side[2];
+  const auto& board = pos.mover_board();
+  for (int r = 1; r <= kNumPoints; ++r) {
+    const int v = board[r - 1];
+    const int q = opponent_route(r);
+    const int mine = v > 0 ? v : 0, theirs = v < 0 ? -v : 0;
+    SideView& me = side[0];
+    SideView& op = side[1];
+    me.count[r] = mine;
+    op.count[q] = theirs;
+    me.pips += r * mine;
+    op.pips += q * theirs;
+    if (mine) me.rearmost = std::max(me.rearmost, r);
+    if (theirs) op.rearmost = std::max(op.rearmost, q);
+    me.home += r <= kHomeSize ? mine : 0;
+    op.home += q <= kHomeSize ? theirs : 0;
+    me.held += mine != 0;
+    op.held += theirs != 0;
+    me.on_board += mine;
+    op.on_board += theirs;
+    me.held_in_other |= static_cast<uint32_t>(mine != 0) << (q - 1);
+    op.held_in_other |= static_cast<uint32_t>(theirs != 0) << (r - 1);
+    if (mine) me.lowest_in_other = std::min(me.lowest_in_other, q);
+    if (theirs) op.lowest_in_other = std::min(op.lowest_in_other, r);
+  }
+  std::vector<float> out(ext::kNumInputs - ext::kMePips);
+  auto at = [&](int slot) -> float& { return out[static_cast<size_t>(slot - ext::kMePips)]; };
+  constexpr float kInv15 = 1.0f / kNumCheckers;
+  float behind[2];
+  for (int s = 0; s < 2; ++s) {
+    const SideView& me = side[s];
+    const SideView& other = side[1 - s];
+    const int rear = other.rearmost;
+    const uint32_t front = me.held_in_other & route_bits(1, rear - 1);
+    const int run = longest_run(front);
+    at(ext::kMeBlockLongest + s) = (run > 6 ? 6 : run) / 6.0f;
+    at(ext::kMeBlockWithin6 + s) = std::popcount(front & route_bits(rear - 6, rear - 1)) / 6.0f;
+    at(ext::kMeBlockWithin12 + s) = std::popcount(front & route_bits(rear - 12, rear - 1)) / 12.0f;
+    at(ext::kMePips + s) = me.pips / static_cast<float>(kStartPips);
+    at(ext::kMeHome + s) = me.home * kInv15;
+    at(ext::kMePointsHeld + s) = me.held * kInv15;
+    at(ext::kMeAllHome + s) = me.home == me.on_board ? 1.0f : 0.0f;
+    int n_behind = 0;
+    for (int q = other.lowest_in_other + 1; q <= kNumPoints; ++q) n_behind += me.count[q];
+    behind[s] = n_behind * kInv15;
+    at(ext::kMeBehind + s) = behind[s];
+  }
+  at(ext::kPipsDiff) = (side[1].pips - side[0].pips) / 120.0f;
+  at(ext::kContact) = behind[0] > 0.0f || behind[1] > 0.0f ? 1.0f : 0.0f;
+  return out;
+}
+
+// The encoder's features (computed from bit masks of the held points) equal the reference bit
+// for bit on sampled positions of every phase and on every legal result of a few rolls.
+TEST(Encoder, ExtendedFeaturesEqualTheReferenceBitForBit) {
+  std::vector<float> x(ext::kNumInputs);
+  int checked = 0, contact = 0, race = 0;
+  auto check = [&](const Position& p) {
+    ext::fill(p, x.data());
+    const std::vector<float> want = reference_extended_features(p);
+    for (size_t i = 0; i < want.size(); ++i)
+      ASSERT_EQ(std::memcmp(&x[ext::kMePips + i], &want[i], sizeof(float)), 0)
+          << format_pos(p) << " " << ext::label(ext::kMePips + static_cast<int>(i));
+    ++checked;
+    (x[ext::kContact] != 0 ? contact : race) += 1;
+  };
+  MoveList moves;
+  for (const Position& pos : testing::sample_positions(23, 4)) {
+    check(pos);
+    generate_moves(pos, Dice{6, 3}, Rules{}, moves);
+    for (const MoveResult& m : moves) check(m.position);
+  }
+  check(Position::start());
+  EXPECT_GT(checked, 2000);
+  EXPECT_GT(contact, 100);
+  EXPECT_GT(race, 100);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/game.h"
+#include "selfplay/agents/callback_agent.h"
 #include "selfplay/evaluation/arena.h"
 #include "selfplay/evaluation/rollout.h"
 #include "tests/support/error_of.h"
@@ -217,6 +218,37 @@ TEST(NetAgent, LuckAdjustedRolloutsDoNotDependOnThreads) {
   o.threads = 3;
   const RolloutResult three = rollout(pos, maker, {}, o);
   EXPECT_EQ(one.to_json(), three.to_json());
+}
+
+// A net agent's rollout shares its values with the luck measurement (the 0-ply choice among the
+// luck's values; at 1-ply the expected value left by the previous choice): the same result, bit
+// for bit, as measuring luck with a separate search of the same net beside an agent that hides
+// its search (a callback around it), which values everything afresh each turn.
+TEST(NetAgent, LuckAdjustedRolloutsShareValuesWithoutChangingThem) {
+  const ValueNet net = ValueNet::load(checkpoint_path());
+  const Position pos = random_game_position(9, 40);
+  for (const std::string ply : {"0", "1"}) {
+    const std::string spec = "net:" + checkpoint_path() + ":ply=" + ply;
+    RolloutOptions o;
+    o.trials = ply == "0" ? 12 : 4;
+    o.seed = 5;
+    auto shared = [spec] { return make_agent(spec, Rules{}); };
+    auto hidden = [spec]() -> std::unique_ptr<Agent> {
+      std::shared_ptr<Agent> inner = make_agent(spec, Rules{});
+      return std::make_unique<CallbackAgent>(
+          [inner](const Position& p, Dice d, const MoveList& m) {
+            Rng unused(0);  // no noise: the agent draws nothing
+            return inner->choose(p, d, m, unused);
+          },
+          spec);
+    };
+    auto luck = [net] { return std::make_unique<NetEvaluator>(net); };
+    const RolloutResult a = rollout(pos, shared, {}, o);
+    const RolloutResult b = rollout(pos, hidden, luck, o);
+    ASSERT_TRUE(a.luck_adjusted && b.luck_adjusted);
+    EXPECT_EQ(a.to_json(), b.to_json()) << spec;
+    EXPECT_NE(a.adjusted[kRoEquity].mean, a.raw[kRoEquity].mean) << spec;
+  }
 }
 
 TEST(NetAgent, EvaluateIsFromTheSideToMove) {
