@@ -105,12 +105,15 @@ void bind_labels(py::module_& m) {
 
   m.def(
       "fit",
-      [](const std::string& data, const std::string& out, const std::string& init,
+      [](const py::object& data, const std::string& out, const std::string& init,
          const std::string& optimizer, double lr, int batch, int epochs, int patience,
          double holdout, uint64_t seed, const std::string& encoder, std::vector<int> hidden,
          bool verbose) {
         FitRunOptions o;
-        o.data = data;
+        if (py::isinstance<py::str>(data) || py::hasattr(data, "__fspath__"))
+          o.data = {py::str(data).cast<std::string>()};
+        else
+          for (const py::handle& d : data) o.data.push_back(py::str(d).cast<std::string>());
         o.out = out;
         o.init = init;
         o.fit.optimizer = optimizer;
@@ -157,7 +160,8 @@ void bind_labels(py::module_& m) {
       py::arg("holdout") = 0.1, py::arg("seed") = 1, py::arg("encoder") = "raw",
       py::arg("hidden") = std::vector<int>{128}, py::arg("verbose") = false,
       "Fits a net (from the checkpoint `init`, or fresh of `encoder`/`hidden`) to the label file\n"
-      "`data` with LibTorch's Adam or SGD, a held-out split by game and early stopping, and\n"
+      "`data` (or a list of label files, fitted as one data set) with LibTorch's Adam or SGD, a "
+      "held-out split by game and early stopping, and\n"
       "writes the checkpoint `out` = `nardy fit`. Returns {epochs: [{epoch, train_loss,\n"
       "heldout_loss, best}], best_epoch, stopped_early, train_positions, heldout_positions,\n"
       "checkpoint}.");

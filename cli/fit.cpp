@@ -1,4 +1,4 @@
-// `nardy fit --data FILE [--init CKPT] --out CKPT`: supervised fitting on a label file.
+// `nardy fit --data FILE... [--init CKPT] --out CKPT`: supervised fitting on label files.
 #include <cstdio>
 
 #include "cli/command.h"
@@ -17,11 +17,13 @@ void add_fit_command(CLI::App& app) {
   auto a = std::make_shared<Args>();
   auto* cmd = app.add_subcommand(
       "fit",
-      "Fit a net to the targets of a label file (nardy label): minibatch training with LibTorch's\n"
+      "Fit a net to the targets of label files (nardy label): minibatch training with LibTorch's\n"
       "Adam or SGD, shuffled by --seed, a held-out split by game, early stopping on the held-out\n"
       "loss (the best epoch's weights are kept). Prints the loss per epoch and writes a normal\n"
       "checkpoint (usable as net:CKPT everywhere).");
-  cmd->add_option("--data", a->o.data, "Label file")->required();
+  cmd->add_option("--data", a->o.data, "Label file(s), fitted as one data set")
+      ->required()
+      ->expected(1, -1);
   cmd->add_option("--init", a->o.init, "Checkpoint to start from (default: a fresh net)");
   cmd->add_option("--out", a->o.out, "Checkpoint to write")->required();
   cmd->add_option("--optimizer", a->o.fit.optimizer, "adam or sgd")

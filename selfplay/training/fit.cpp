@@ -13,7 +13,7 @@ namespace {
 
 constexpr uint64_t kSplitSalt = 0x73706c6974ULL;  // "split"
 
-bool held_out(uint64_t seed, uint32_t game, double fraction) {
+bool held_out(uint64_t seed, uint64_t game, double fraction) {
   const uint64_t h = mix_seed(mix_seed(seed ^ kSplitSalt) + game);
   return static_cast<double>(h >> 11) * 0x1.0p-53 < fraction;
 }
@@ -24,15 +24,36 @@ FitRunResult run_fit(const FitRunOptions& o, const std::function<void(const FitE
   if (!(o.holdout > 0 && o.holdout < 1))
     throw Error("fit: holdout must be in (0, 1), got " + std::to_string(o.holdout));
   if (o.out.empty()) throw Error("fit: no output checkpoint given");
-  const LabelFile file = read_label_file(o.data);
-  const std::string where = "label file '" + o.data + "'";
-  if (file.records.empty()) throw Error(where + ": no labelled positions in complete games");
+  if (o.data.empty()) throw Error("fit: no label file given");
+  std::vector<LabelFile> files;
   Rules rules;
-  try {
-    rules = Rules::parse(file.header.get("rules"));
-  } catch (const Error& e) {
-    throw Error(where + ": header 'rules': " + e.what());
+  std::string where;  // the files, for messages
+  for (const std::string& path : o.data) {
+    files.push_back(read_label_file(path));
+    const std::string here = "label file '" + path + "'";
+    Rules r;
+    try {
+      r = Rules::parse(files.back().header.get("rules"));
+    } catch (const Error& e) {
+      throw Error(here + ": header 'rules': " + e.what());
+    }
+    if (files.size() == 1) {
+      rules = r;
+      where = here;
+    } else {
+      if (r.to_string() != rules.to_string())
+        throw Error("fit: " + here + " is labelled under rules '" + r.to_string() + "', but '" +
+                    o.data.front() + "' under '" + rules.to_string() + "'");
+      where = "label files '" + o.data.front() + "' ... '" + path + "'";
+    }
   }
+  size_t num_records = 0;
+  int64_t num_games = 0;
+  for (const LabelFile& f : files) {
+    num_records += f.records.size();
+    num_games += f.games;
+  }
+  if (num_records == 0) throw Error(where + ": no labelled positions in complete games");
   ValueNet net = [&] {
     if (!o.init.empty()) return ValueNet::load(o.init);
     NetShape shape = o.shape;
@@ -45,23 +66,27 @@ FitRunResult run_fit(const FitRunOptions& o, const std::function<void(const FitE
 
   FitRunResult r;
   FitData train, heldout;
-  std::set<uint32_t> train_games, heldout_games;
+  std::set<uint64_t> train_games, heldout_games;
   const int ni = net.num_inputs();
-  for (const LabelRecord& rec : file.records) {
-    const bool h = held_out(o.fit.seed, rec.game, o.holdout);
-    FitData& d = h ? heldout : train;
-    (h ? heldout_games : train_games).insert(rec.game);
-    d.inputs.resize(d.inputs.size() + static_cast<size_t>(ni));
-    net.encoder().fill(rec.position, std::span<float>(d.inputs.data() + d.inputs.size() - ni, ni));
-    const auto t = rec.target.as_array();
-    d.targets.insert(d.targets.end(), t.begin(), t.end());
+  for (size_t f = 0; f < files.size(); ++f) {
+    for (const LabelRecord& rec : files[f].records) {
+      const uint64_t game = rec.game + (static_cast<uint64_t>(f) << 32);
+      const bool h = held_out(o.fit.seed, game, o.holdout);
+      FitData& d = h ? heldout : train;
+      (h ? heldout_games : train_games).insert(game);
+      d.inputs.resize(d.inputs.size() + static_cast<size_t>(ni));
+      net.encoder().fill(rec.position,
+                         std::span<float>(d.inputs.data() + d.inputs.size() - ni, ni));
+      const auto t = rec.target.as_array();
+      d.targets.insert(d.targets.end(), t.begin(), t.end());
+    }
   }
   r.train_positions = train.rows();
   r.heldout_positions = heldout.rows();
   r.train_games = static_cast<int64_t>(train_games.size());
   r.heldout_games = static_cast<int64_t>(heldout_games.size());
   if (train.rows() == 0 || heldout.rows() == 0)
-    throw Error("fit: " + where + ": " + std::to_string(file.games) + " games give " +
+    throw Error("fit: " + where + ": " + std::to_string(num_games) + " games give " +
                 std::to_string(train.rows()) + " training and " + std::to_string(heldout.rows()) +
                 " held-out positions at holdout " + std::to_string(o.holdout) +
                 "; label more games or change --holdout");
@@ -74,10 +99,17 @@ FitRunResult run_fit(const FitRunOptions& o, const std::function<void(const FitE
   info.extra.erase("eval_games");
   auto put = [&](const std::string& k, const std::string& v) { info.extra["fit." + k] = v; };
   char buf[64];
-  put("data", o.data);
+  std::string data, labelers, rollouts;
+  for (size_t f = 0; f < files.size(); ++f) {
+    const char* sep = f ? "; " : "";
+    data += sep + o.data[f];
+    labelers += sep + files[f].header.get("labeler");
+    rollouts += sep + files[f].header.get("rollouts");
+  }
+  put("data", data);
   put("init", o.init.empty() ? "(fresh " + net.shape().encoder + ")" : o.init);
-  put("labeler", file.header.get("labeler"));
-  put("rollouts", file.header.get("rollouts"));
+  put("labeler", labelers);
+  put("rollouts", rollouts);
   put("positions", std::to_string(r.train_positions) + " train, " +
                        std::to_string(r.heldout_positions) + " held out");
   put("optimizer", o.fit.optimizer);

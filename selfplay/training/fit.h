@@ -1,9 +1,11 @@
-// selfplay/training/fit.h — `nardy fit`: a net fitted to a label file (label_file.h).
+// selfplay/training/fit.h — `nardy fit`: a net fitted to label files (label_file.h).
 //
-// The file's positions are encoded with the net's encoder and split by game: game g is held out
-// when a hash of (seed, g) falls below `holdout`, so positions of one game (which are alike) are
-// never on both sides of the split, and the split does not depend on the file's length beyond
-// its games. The net starts from `init` (a checkpoint) or fresh weights of the given shape
+// The files' positions are encoded with the net's encoder and split by game: game g of file f
+// (f = 0, 1, ... in the order given) is held out when a hash of (seed, g + f * 2^32) falls below
+// `holdout`, so positions of one game (which are alike) are never on both sides of the split,
+// the first file's split is the same with or without further files, and the split does not
+// depend on a file's length beyond its games. Several files (e.g. the labels of successive
+// rounds) are fitted as one data set; they must be labelled under the same rules. The net starts from `init` (a checkpoint) or fresh weights of the given shape
 // (seeded) and is fitted by nn/supervised_fit.h; the result is saved as a normal checkpoint
 // (nn/value_net.h: TorchScript with nardy.json metadata and checksums) whose info keeps the init's
 // config and counters (not its training-time evaluation, extra["eval"], which described the
@@ -20,10 +22,10 @@
 namespace nardy {
 
 struct FitRunOptions {
-  std::string data;  // label file
-  std::string init;  // checkpoint to start from ("": a fresh net of `shape`)
-  std::string out;   // checkpoint to write
-  NetShape shape;    // for a fresh net (num_outputs follows the data's rules)
+  std::vector<std::string> data;  // label files (at least one), fitted together
+  std::string init;               // checkpoint to start from ("": a fresh net of `shape`)
+  std::string out;                // checkpoint to write
+  NetShape shape;                 // for a fresh net (num_outputs follows the data's rules)
   uint64_t net_seed = 1;
   double holdout = 0.1;  // fraction of games held out, (0, 1)
   FitOptions fit;        // fit.seed also seeds the split
@@ -35,8 +37,9 @@ struct FitRunResult {
   int64_t train_games = 0, heldout_games = 0;
 };
 
-// Throws Error naming the file or option for unreadable or bad data, a net that does not match
-// the data's rules, or too few games for a held-out split.
+// Throws Error naming the file or option for unreadable or bad data, files labelled under
+// different rules, a net that does not match the data's rules, or too few games for a held-out
+// split.
 FitRunResult run_fit(const FitRunOptions& options,
                      const std::function<void(const FitEpoch&)>& on_epoch = {});
 

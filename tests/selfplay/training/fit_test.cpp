@@ -104,9 +104,10 @@ TEST(SupervisedFit, BadOptionsAndData) {
 }
 
 // A label file of teacher targets, `games` games of 8 positions each.
-void write_teacher_labels(const std::string& path, const ValueNet& teacher, int games) {
+void write_teacher_labels(const std::string& path, const ValueNet& teacher, int games,
+                          const Rules& rules = Rules{}) {
   LabelHeader h;
-  h.fields = {{"labeler", "teacher"}, {"rollouts", "0"}, {"rules", Rules{}.to_string()}};
+  h.fields = {{"labeler", "teacher"}, {"rollouts", "0"}, {"rules", rules.to_string()}};
   std::string bytes = h.to_text();
   const auto positions = testing::sample_positions(5, 8);
   for (int g = 0; g < games; ++g) {
@@ -134,7 +135,7 @@ TEST(FitRun, CheckpointLoadsAndEvaluatesAsTheFittedModel) {
   init.save(tmp.file("init.pt"), info);
 
   FitRunOptions o;
-  o.data = tmp.file("t.lbl");
+  o.data = {tmp.file("t.lbl")};
   o.init = tmp.file("init.pt");
   o.out = tmp.file("out.pt");
   o.holdout = 0.2;
@@ -182,16 +183,58 @@ TEST(FitRun, CheckpointLoadsAndEvaluatesAsTheFittedModel) {
 TEST(FitRun, ClearErrors) {
   testing::TempDir tmp;
   FitRunOptions o;
-  o.data = tmp.file("missing.lbl");
+  o.data = {tmp.file("missing.lbl")};
   o.out = tmp.file("out.pt");
   EXPECT_NE(error_of([&] { run_fit(o); }).find("missing.lbl"), std::string::npos);
   const ValueNet teacher = ValueNet::create(small_shape(8), 7);
   write_teacher_labels(tmp.file("one.lbl"), teacher, 1);
-  o.data = tmp.file("one.lbl");
+  o.data = {tmp.file("one.lbl")};
   o.holdout = 0.5;
   const std::string e = error_of([&] { run_fit(o); });
   EXPECT_NE(e.find("label more games"), std::string::npos) << e;
   EXPECT_FALSE(std::filesystem::exists(o.out));
+  o.data.clear();
+  EXPECT_NE(error_of([&] { run_fit(o); }).find("no label file"), std::string::npos);
+  // Files labelled under different rules are not one data set.
+  Rules draws;
+  draws.last_roll_draw = true;
+  write_teacher_labels(tmp.file("draws.lbl"), teacher, 4, draws);
+  o.data = {tmp.file("one.lbl"), tmp.file("draws.lbl")};
+  const std::string r = error_of([&] { run_fit(o); });
+  EXPECT_NE(r.find("draws.lbl"), std::string::npos) << r;
+  EXPECT_NE(r.find("one.lbl"), std::string::npos) << r;
+  EXPECT_FALSE(std::filesystem::exists(o.out));
+}
+
+TEST(FitRun, SeveralFilesAreOneDataSetAndKeepTheFirstFilesSplit) {
+  testing::TempDir tmp;
+  const ValueNet teacher = ValueNet::create(small_shape(8), 7);
+  write_teacher_labels(tmp.file("a.lbl"), teacher, 30);
+  write_teacher_labels(tmp.file("b.lbl"), teacher, 20);
+  FitRunOptions o;
+  o.shape = small_shape(6);
+  o.fit.max_epochs = 1;
+  o.out = tmp.file("a.pt");
+  o.data = {tmp.file("a.lbl")};
+  const FitRunResult a = run_fit(o);
+  o.data = {tmp.file("b.lbl")};
+  o.out = tmp.file("b.pt");
+  const FitRunResult b = run_fit(o);
+  o.data = {tmp.file("a.lbl"), tmp.file("b.lbl")};
+  o.out = tmp.file("ab.pt");
+  const FitRunResult ab = run_fit(o);
+  EXPECT_EQ(ab.train_positions + ab.heldout_positions,
+            a.train_positions + a.heldout_positions + b.train_positions + b.heldout_positions);
+  EXPECT_EQ(ab.train_games + ab.heldout_games, 50);
+  // Game g of the second file is another game than game g of the first.
+  o.data = {tmp.file("b.lbl"), tmp.file("b.lbl")};
+  o.out = tmp.file("bb.pt");
+  const FitRunResult bb = run_fit(o);
+  EXPECT_EQ(bb.train_games + bb.heldout_games, 40);
+  EXPECT_EQ(bb.train_positions + bb.heldout_positions,
+            2 * (b.train_positions + b.heldout_positions));
+  const auto extra = ValueNet::load(tmp.file("ab.pt")).info().extra;
+  EXPECT_EQ(extra.at("fit.data"), tmp.file("a.lbl") + "; " + tmp.file("b.lbl"));
 }
 
 }  // namespace
