@@ -44,6 +44,12 @@ def test_label_read_and_fit_round_trip(tmp_path):
     assert r["epochs"][r["best_epoch"]]["heldout_loss"] <= r["epochs"][0]["heldout_loss"]
     fitted = nardy.load_checkpoint(r["checkpoint"])
     assert fitted.info["extra"]["fit.best_epoch"] == str(r["best_epoch"])
+    # Several files are one data set.
+    both = nardy.fit([str(tmp_path / "a.lbl"), tmp_path / "b.lbl"], str(tmp_path / "ab.pt"),
+                     init=str(init), epochs=1, holdout=0.3)
+    assert both["train_positions"] + both["heldout_positions"] == 2 * len(labels["ids"])
+    assert nardy.load_checkpoint(both["checkpoint"]).info["extra"]["fit.data"] == \
+        f"{tmp_path / 'a.lbl'}; {tmp_path / 'b.lbl'}"
 
 
 def test_bad_files_raise_nardy_error(tmp_path):
