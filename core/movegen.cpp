@@ -31,18 +31,20 @@ constexpr BoardKey kHighTag = BoardKey{1} << 100;  // a single die played was th
 
 // Open-addressing set of board keys, cleared in O(1) by bumping a stamp; key and stamp share
 // one slot so a probe touches one cache line. Each call starts on a small prefix of the slots
-// (most turns have a few dozen keys, and a small table stays in L1) and doubles it when half
-// full; the storage grows when needed and is kept for later calls.
+// (2^bits: most turns have a few dozen keys, and a small table stays in L1) and doubles it when
+// half full; the storage grows when needed and is kept for later calls. insert() is forced
+// inline (at -O3 GCC would call it) and grow() kept out of the way.
 class StampedSet {
  public:
   StampedSet() : slots_(kInitial) {}
-  void clear() {
+  void clear(int bits) {
     next_stamp();
-    set_bits(kInitialBits);
+    set_bits(bits);
     size_ = 0;
   }
+  int bits() const { return bits_; }
   // Inserts key; returns false if it was already present.
-  bool insert(BoardKey key) {
+  [[gnu::always_inline]] bool insert(BoardKey key) {
     if (size_ >= limit_) grow();
     const size_t mask = (size_t{1} << bits_) - 1;
     for (size_t i = index(key);; i = (i + 1) & mask) {
@@ -79,7 +81,7 @@ class StampedSet {
       stamp_ = 1;
     }
   }
-  void grow() {
+  [[gnu::noinline]] void grow() {
     const size_t n = size_t{1} << bits_;
     std::vector<BoardKey>& keys = scratch_;  // kept, so that it too stops allocating
     keys.clear();
@@ -230,7 +232,9 @@ class Generator {
 
   void run() {
     out_.clear();
-    results_.clear();
+    // A double's turn often has more than 64 results (a non-double's rarely): starting it at
+    // 512 slots spares most doublings (1.02-1.03x the games per second).
+    results_.clear(is_double_ ? 9 : 7);
     if (is_double_)
       search<true>(0, 0, 0, 0);
     else
@@ -438,7 +442,7 @@ class Generator {
     if (depth > best_depth_) {
       best_depth_ = depth;
       out_.clear();
-      results_.clear();
+      results_.clear(results_.bits());
     }
   }
 
