@@ -49,7 +49,10 @@ void TdSelfPlayer::evaluate_moves(const Position& pos) {
     exact_.resize(n);
   }
   const Position base = pos.with_side_to_move(~pos.side_to_move());
-  encoder_.fill(base, base_);
+  // state_ holds fill(pos) here (play_game encodes each state into it before the next move;
+  // fill_difference uses it as scratch only below), so the base is the same inputs seen by the
+  // other side: copied by encoders that can (raw-v1), encoded otherwise.
+  if (!encoder_.fill_other_side(state_, base_)) encoder_.fill(base, base_);
   // The race table's exact values first. The mover's opponent does not move, so no result is
   // covered while one of its checkers stands beyond the table's points (one look per turn
   // instead of one per result).

@@ -6,7 +6,8 @@
 //      legal results into a reused MoveList;
 //   2. every result is evaluated (from its side to move, the opponent) in one batch through the
 //      backend's incremental path, with the current board seen by the opponent
-//      (pos.with_side_to_move(~mover)) as the base: the base is encoded once and each result
+//      (pos.with_side_to_move(~mover)) as the base: the base is the state's inputs seen by the
+//      other side (raw-v1 swaps them; other encoders encode it) and each result is encoded
 //      only as its differences from it (Encoder::fill_difference, a few units for raw-v1), which
 //      the fast backend adds to the base's hidden sums; a backend without that path gets every
 //      result encoded in full (the same values either way);
@@ -95,7 +96,7 @@ class TdSelfPlayer {
   std::vector<int> rows_;      // results as differences: changed inputs ...
   std::vector<float> coefs_;   // ... by how much ...
   std::vector<int> offsets_;   // ... result i's in [offsets_[i], offsets_[i + 1])
-  std::vector<float> state_;   // the chosen result's inputs (and fill_difference's scratch)
+  std::vector<float> state_;   // the current state's inputs (and fill_difference's scratch)
   std::vector<Evaluation> evals_;
   std::vector<uint8_t> exact_;         // result i's value is the race table's
   std::vector<int> net_moves_;         // the results the net evaluates ...
