@@ -33,9 +33,11 @@
 // result is looked up by its key before it is played, and only new ones are written. Steps
 // that only reorder a sequence met earlier are skipped before being played (a double's step
 // from above its previous step, a non-double's larger die in the second dice order; the proof
-// is at known_duplicates()), and a double's boards after two or three steps go through a
-// transposition set. None of this changes which results come out, in which order, or with
-// which steps.
+// is at known_duplicates()). With those skips a double almost never meets a board twice
+// before its last step (24 times in 5.0 million boards after two or three steps over the
+// 20,500 games of `nardy bench movegen`), so there is no transposition set: a repeated board's
+// results are all rejected by the results' key set. None of this changes which results come
+// out, in which order, or with which steps.
 #pragma once
 
 #include <array>

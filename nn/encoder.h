@@ -43,6 +43,14 @@ class Encoder {
   virtual int fill_difference(const Position& base, std::span<const float> base_x,
                               const Position& pos, int* rows, float* coef,
                               std::span<float> scratch) const;
+  // Writes fill(pos.with_side_to_move(~pos.side_to_move())) into `out` from x = fill(pos) and
+  // returns true if the encoder can do that without the position (raw-v1: its halves swap, by
+  // copying, so exactly the same values); returns false and leaves `out` alone otherwise (then
+  // call fill()). The self-play trainer gets the board before a move, seen by the other side,
+  // from the inputs it has already encoded. No allocation, no throw.
+  virtual bool fill_other_side(std::span<const float> /*x*/, std::span<float> /*out*/) const {
+    return false;
+  }
   // Human-readable label of input i ("me.point[r=24].count>=1", "pips.diff", ...).
   virtual std::string input_label(int i) const = 0;
   std::string id() const { return name() + "-v" + std::to_string(version()); }

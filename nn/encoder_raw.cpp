@@ -41,6 +41,10 @@ class RawEncoder final : public Encoder {
       return Encoder::fill_difference(base, base_x, pos, rows, coef, scratch);
     return raw_v1::fill_difference(base, base_x.data(), pos, rows, coef);
   }
+  bool fill_other_side(std::span<const float> x, std::span<float> out) const override {
+    raw_v1::fill_other_side(x.data(), out.data());
+    return true;
+  }
   std::string input_label(int i) const override { return label(i); }
 };
 
@@ -153,6 +157,19 @@ void fill(const Position& pos, float* out) {
                 sizeof(float) * kUnitsPerPoint);
   }
   fill_counts(pos, out + kMeOff);
+}
+
+void fill_other_side(const float* x, float* out) {
+  // My units of my route r are the other side's opponent units of its opponent's route r.
+  static_assert(kOppPoints - kMePoints == kMeOff - kOppPoints);
+  constexpr size_t kHalf = sizeof(float) * (kOppPoints - kMePoints);
+  std::memcpy(out + kMePoints, x + kOppPoints, kHalf);
+  std::memcpy(out + kOppPoints, x + kMePoints, kHalf);
+  out[kMeOff] = x[kOppOff];
+  out[kOppOff] = x[kMeOff];
+  out[kMeHead] = x[kOppHead];
+  out[kOppHead] = x[kMeHead];
+  out[kMoverIsWhite] = x[kMoverIsWhite] == 1.0f ? 0.0f : 1.0f;
 }
 
 std::string label(int i) {

@@ -58,6 +58,9 @@ void fill(const Position& pos, float* out);
 // The same rows and coefficients as comparing fill(pos) with base_x input by input.
 int fill_difference(const Position& base, const float* base_x, const Position& pos, int* rows,
                     float* coef);
+// Encoder::fill_other_side for raw-v1: out = fill(pos seen by the other side) from x = fill(pos):
+// the two sides' point units, off and head counts swap places and the colour unit flips.
+void fill_other_side(const float* x, float* out);
 std::string label(int i);
 // The shared Encoder object (name "raw", version 1).
 const Encoder& encoder();

@@ -3,8 +3,16 @@
 namespace nardy {
 
 int highest_route(const Position& pos, Side s) {
-  for (int r = kNumPoints; r >= 1; --r)
-    if (pos.count(s, r) > 0) return r;
+  // Position::count() read straight from the mover's board (the self-play trainer asks this for
+  // every result near the end of a game).
+  const auto& board = pos.mover_board();
+  if (s == pos.side_to_move()) {
+    for (int r = kNumPoints; r >= 1; --r)
+      if (board[r - 1] > 0) return r;
+  } else {
+    for (int r = kNumPoints; r >= 1; --r)
+      if (board[opponent_route(r) - 1] < 0) return r;
+  }
   return 0;
 }
 

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "selfplay/search/net_agent.h"
 #include "selfplay/search/search.h"
+#include "selfplay/tables/race.h"
 
 namespace nardy {
 namespace {
@@ -43,36 +44,65 @@ Evaluation TdSelfPlayer::search_value(const Position& pos, int ply) {
 
 void TdSelfPlayer::evaluate_moves(const Position& pos) {
   const size_t n = moves_.size();
-  if (evals_.size() < n) evals_.resize(n);
+  if (evals_.size() < n) {
+    evals_.resize(n);
+    exact_.resize(n);
+  }
   const Position base = pos.with_side_to_move(~pos.side_to_move());
-  encoder_.fill(base, base_);
+  // state_ holds fill(pos) here (play_game encodes each state into it before the next move;
+  // fill_difference uses it as scratch only below), so the base is the same inputs seen by the
+  // other side: copied by encoders that can (raw-v1), encoded otherwise.
+  if (!encoder_.fill_other_side(state_, base_)) encoder_.fill(base, base_);
+  // The race table's exact values first. The mover's opponent does not move, so no result is
+  // covered while one of its checkers stands beyond the table's points (one look per turn
+  // instead of one per result).
+  const bool any_exact = tables_ && highest_route(pos, ~pos.side_to_move()) <= tables_->points();
+  for (size_t i = 0; i < n; ++i) {
+    std::optional<Evaluation> exact;
+    if (any_exact) exact = table_evaluation(tables_, moves_[i].position, rules_);
+    exact_[i] = exact.has_value();
+    if (exact) evals_[i] = *exact;
+  }
   if (backend_->evaluates_differences()) {
-    // Each result only as its differences from the board before the move (a few units).
-    if (offsets_.size() < n + 1) offsets_.resize(n + 1);
+    // Each result the table does not cover, only as its differences from the board before the
+    // move (a few units); each candidate's value is computed on its own (nn/fast_net.h
+    // forward_from_rows), so leaving the covered ones out changes no other value.
+    if (offsets_.size() < n + 1) {
+      offsets_.resize(n + 1);
+      net_moves_.resize(n);
+      net_evals_.resize(n);
+    }
     offsets_[0] = 0;
+    int m = 0;
     for (size_t i = 0; i < n; ++i) {
-      const size_t at = static_cast<size_t>(offsets_[i]);
+      if (exact_[i]) continue;
+      const size_t at = static_cast<size_t>(offsets_[m]);
       if (rows_.size() < at + num_inputs_) {
         rows_.resize(2 * (at + num_inputs_));
         coefs_.resize(rows_.size());
       }
-      offsets_[i + 1] =
-          offsets_[i] + encoder_.fill_difference(base, base_, moves_[i].position, rows_.data() + at,
+      offsets_[m + 1] =
+          offsets_[m] + encoder_.fill_difference(base, base_, moves_[i].position, rows_.data() + at,
                                                  coefs_.data() + at, state_);
+      net_moves_[m++] = static_cast<int>(i);
     }
-    backend_->evaluate_differences(base_, rows_.data(), coefs_.data(), offsets_.data(),
-                                   static_cast<int>(n), std::span<Evaluation>(evals_.data(), n));
-  } else {
-    if (inputs_.size() < n * num_inputs_) inputs_.resize(n * num_inputs_);
-    for (size_t i = 0; i < n; ++i)
-      encoder_.fill(moves_[i].position,
-                    std::span<float>(inputs_.data() + i * num_inputs_, num_inputs_));
-    backend_->evaluate(base_, std::span<const float>(inputs_.data(), n * num_inputs_),
-                       static_cast<int>(n), std::span<Evaluation>(evals_.data(), n));
+    if (m == 0) return;  // every result has its exact value
+    backend_->evaluate_differences(base_, rows_.data(), coefs_.data(), offsets_.data(), m,
+                                   std::span<Evaluation>(net_evals_.data(), m));
+    for (int k = 0; k < m; ++k) evals_[net_moves_[k]] = net_evals_[k];
+    return;
   }
-  if (!tables_) return;
+  // Every result encoded in full and evaluated in one batch (as before the table existed, so a
+  // batched backend sees the same batches); the table's values then replace the net's.
+  if (inputs_.size() < n * num_inputs_) inputs_.resize(n * num_inputs_);
   for (size_t i = 0; i < n; ++i)
-    if (auto exact = table_evaluation(tables_, moves_[i].position, rules_)) evals_[i] = *exact;
+    encoder_.fill(moves_[i].position,
+                  std::span<float>(inputs_.data() + i * num_inputs_, num_inputs_));
+  if (net_evals_.size() < n) net_evals_.resize(n);
+  backend_->evaluate(base_, std::span<const float>(inputs_.data(), n * num_inputs_),
+                     static_cast<int>(n), std::span<Evaluation>(net_evals_.data(), n));
+  for (size_t i = 0; i < n; ++i)
+    if (!exact_[i]) evals_[i] = net_evals_[i];
 }
 
 TdGameStats TdSelfPlayer::play_game(Rng& rng, const TdGameParams& params, int max_turns) {

@@ -6,14 +6,16 @@
 //      legal results into a reused MoveList;
 //   2. every result is evaluated (from its side to move, the opponent) in one batch through the
 //      backend's incremental path, with the current board seen by the opponent
-//      (pos.with_side_to_move(~mover)) as the base: the base is encoded once and each result
+//      (pos.with_side_to_move(~mover)) as the base: the base is the state's inputs seen by the
+//      other side (raw-v1 swaps them; other encoders encode it) and each result is encoded
 //      only as its differences from it (Encoder::fill_difference, a few units for raw-v1), which
 //      the fast backend adds to the base's hidden sums; a backend without that path gets every
 //      result encoded in full (the same values either way);
 //   3. the mover plays the result with the best equity for itself (0-ply greedy); with
 //      probability epsilon it plays a uniformly random result instead (exploration);
 //      Candidates that the race table covers (`tables`, selfplay/tables/bearoff_table.h) get
-//      the table's exact value instead of the net's, for the choice and as the TD target;
+//      the table's exact value instead of the net's, for the choice and as the TD target (the
+//      fast backend does not evaluate them at all: the other candidates' values are the same);
 //   4. TD(λ) step (nn/td_backend.h), all values from White's view: the value of the state
 //      before the move is moved toward the chosen result's value (or, when the move ends the
 //      game, toward the outcome: win / win_mars / lose_mars / draw as 0-1 indicators), then
@@ -30,6 +32,7 @@
 // Rng and weights give the same game. Nothing here allocates once the buffers have grown.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -93,8 +96,11 @@ class TdSelfPlayer {
   std::vector<int> rows_;      // results as differences: changed inputs ...
   std::vector<float> coefs_;   // ... by how much ...
   std::vector<int> offsets_;   // ... result i's in [offsets_[i], offsets_[i + 1])
-  std::vector<float> state_;   // the chosen result's inputs (and fill_difference's scratch)
+  std::vector<float> state_;   // the current state's inputs (and fill_difference's scratch)
   std::vector<Evaluation> evals_;
+  std::vector<uint8_t> exact_;         // result i's value is the race table's
+  std::vector<int> net_moves_;         // the results the net evaluates ...
+  std::vector<Evaluation> net_evals_;  // ... and their values
   const BearoffTable* tables_;
   ValueNet net_;                             // a handle on the trained net (search targets)
   std::unique_ptr<NetEvaluator> evaluator_;  // made on the first search target

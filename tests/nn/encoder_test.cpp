@@ -385,5 +385,30 @@ TEST(Encoder, ExtendedFeaturesEqualTheReferenceBitForBit) {
   EXPECT_GT(race, 100);
 }
 
+// fill_other_side: raw-v1 gives exactly the encoding of the same board seen by the other side
+// (what the self-play trainer uses for the next turn's base); an encoder without it says so and
+// leaves the output alone.
+TEST(Encoder, FillOtherSideIsTheOtherSidesEncoding) {
+  const int n = raw::encoder().num_inputs();
+  std::vector<float> x(n), other(n), expected(n);
+  int positions = 0, white = 0;
+  for (const Position& pos : testing::sample_positions(12, 3)) {
+    raw::encoder().fill(pos, x);
+    std::fill(other.begin(), other.end(), -7.0f);
+    ASSERT_TRUE(raw::encoder().fill_other_side(x, other));
+    raw::encoder().fill(pos.with_side_to_move(~pos.side_to_move()), expected);
+    ASSERT_EQ(std::memcmp(other.data(), expected.data(), sizeof(float) * n), 0) << format_pos(pos);
+    ++positions;
+    white += pos.side_to_move() == Side::White;
+  }
+  EXPECT_GT(positions, 100);
+  EXPECT_GT(white, 0);
+  EXPECT_LT(white, positions);
+  const int m = ext::encoder().num_inputs();
+  std::vector<float> y(m, 0.5f), out(m, -7.0f);
+  EXPECT_FALSE(ext::encoder().fill_other_side(y, out));
+  EXPECT_EQ(out, std::vector<float>(m, -7.0f));
+}
+
 }  // namespace
 }  // namespace nardy

@@ -18,6 +18,7 @@
 #include "selfplay/tables/race.h"
 #include "selfplay/tables/race_odds.h"
 #include "tests/selfplay/race_position.h"
+#include "tests/support/position_sampler.h"
 
 namespace nardy {
 namespace {
@@ -58,6 +59,30 @@ TEST(Race, DefinitionMatchesTheRoutes) {
   EXPECT_FALSE(is_race(race_position({15}, b)));
   // A finished game is not a race.
   EXPECT_FALSE(is_race(race_position({}, {15})));
+}
+
+// highest_route reads the board directly: the same as the highest r with count(s, r) > 0, for
+// both sides and either side to move, over the positions of whole games.
+TEST(Race, HighestRouteIsTheRearmostCheckersRoute) {
+  Rng rng(8);
+  int positions = 0, below_13 = 0;
+  for (testing::Policy policy : testing::kAllPolicies) {
+    for (const Position& pos : testing::game_positions(rng, Rules{}, policy)) {
+      for (const Position& p : {pos, pos.with_side_to_move(~pos.side_to_move())}) {
+        for (Side s : {Side::White, Side::Black}) {
+          int expected = 0;
+          for (int r = 1; r <= kNumPoints; ++r)
+            if (p.count(s, r) > 0) expected = r;
+          ASSERT_EQ(highest_route(p, s), expected) << format_pos(p);
+          below_13 += expected <= 12;
+        }
+      }
+      ++positions;
+    }
+  }
+  EXPECT_GT(positions, 200);
+  EXPECT_GT(below_13, 20);  // races and bear-offs were met, not only the opening
+  EXPECT_EQ(highest_route(race_position({}, {15}), Side::White), 0);
 }
 
 // ---- Brute force: one side alone, memoised by arrangement, from the engine's moves ----
