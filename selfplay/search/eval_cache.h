@@ -36,8 +36,24 @@ class EvalCache {
 
   // The value stored for exactly (pos, depth), if present.
   bool lookup(const Position& pos, int depth, Evaluation& out) {
+    return lookup_at(slot(pos, depth), pos, depth, out);
+  }
+  void store(const Position& pos, int depth, const Evaluation& eval) {
+    store_at(slot(pos, depth), pos, depth, eval);
+  }
+  // Whether nothing was stored since the last new_generation(): every lookup would miss.
+  bool generation_empty() const { return empty_; }
+  // Starts loading the slot of (pos, depth) into the CPU cache; a later lookup or store of it
+  // then does not wait for memory. No effect on the contents.
+  void prefetch(const Position& pos, int depth) const { prefetch_at(slot(pos, depth)); }
+  // The same three with the slot given: slot(pos, depth) computed once (the position's hash)
+  // for several calls about the same (pos, depth).
+  size_t slot(const Position& pos, int depth) const {
+    return slots_.empty() ? 0 : index(pos, depth);
+  }
+  bool lookup_at(size_t slot, const Position& pos, int depth, Evaluation& out) {
     if (slots_.empty()) return ++misses_, false;
-    const Slot& s = slots_[index(pos, depth)];
+    const Slot& s = slots_[slot];
     if (s.generation == generation_ && s.depth == depth && s.position == pos) {
       out = s.eval;
       ++hits_;
@@ -46,21 +62,17 @@ class EvalCache {
     ++misses_;
     return false;
   }
-  void store(const Position& pos, int depth, const Evaluation& eval) {
+  void store_at(size_t slot, const Position& pos, int depth, const Evaluation& eval) {
     if (slots_.empty()) return;
-    Slot& s = slots_[index(pos, depth)];
+    Slot& s = slots_[slot];
     s.position = pos;
     s.depth = static_cast<int8_t>(depth);
     s.generation = generation_;
     s.eval = eval;
     empty_ = false;
   }
-  // Whether nothing was stored since the last new_generation(): every lookup would miss.
-  bool generation_empty() const { return empty_; }
-  // Starts loading the slot of (pos, depth) into the CPU cache; a later lookup or store of it
-  // then does not wait for memory. No effect on the contents.
-  void prefetch(const Position& pos, int depth) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[index(pos, depth)], 1);
+  void prefetch_at(size_t slot) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[slot], 1);
   }
   // Forgets every stored value (O(1); a full clear only when the 32-bit counter wraps).
   void new_generation() {

@@ -144,29 +144,39 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
       lv.evals[static_cast<size_t>(lv.batch[k])] = lv.batch_evals[k];
     return;
   }
-  // The cache's slots are scattered over megabytes: ask for them a few children ahead.
+  // The cache's slots are scattered over megabytes: ask for them a few children ahead. Each
+  // child's slot (its hash) is computed once for the prefetch, lookup and stores.
   constexpr size_t kAhead = 8;
-  for (size_t i = 0; i < std::min(n, kAhead); ++i) cache_.prefetch(children[i], 0);
+  lv.slots.resize(n);
+  lv.batch_slots.clear();
+  for (size_t i = 0; i < std::min(n, kAhead); ++i) {
+    lv.slots[i] = cache_.slot(children[i], 0);
+    cache_.prefetch_at(lv.slots[i]);
+  }
   for (size_t i = 0; i < n; ++i) {
-    if (i + kAhead < n) cache_.prefetch(children[i + kAhead], 0);
+    if (i + kAhead < n) {
+      lv.slots[i + kAhead] = cache_.slot(children[i + kAhead], 0);
+      cache_.prefetch_at(lv.slots[i + kAhead]);
+    }
     const Position& c = children[i];
+    const size_t slot = lv.slots[i];
     if (auto o = game_outcome(c, rules_)) {
       lv.evals[i] = outcome_evaluation(*o, c.side_to_move());
       continue;
     }
-    if (cache_.lookup(c, 0, lv.evals[i])) {
+    if (cache_.lookup_at(slot, c, 0, lv.evals[i])) {
       // A pending entry (below): the same position earlier in this batch.
       if (lv.evals[i].win < 0) lv.batch.push_back(static_cast<int>(i));
       continue;
     }
     if (auto t = table_evaluation(options_.tables, c, rules_)) {
       lv.evals[i] = *t;
-      cache_.store(c, 0, lv.evals[i]);
+      cache_.store_at(slot, c, 0, lv.evals[i]);
       continue;
     }
     if (c.off(~c.side_to_move()) == kNumCheckers) {  // last_roll_draw: Black's last turn
       lv.evals[i] = *exact_evaluation(c, rules_);
-      cache_.store(c, 0, lv.evals[i]);
+      cache_.store_at(slot, c, 0, lv.evals[i]);
       continue;
     }
     // Pending until the batch is evaluated: win = -1 - (its place in the batch). Every
@@ -176,9 +186,10 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
     Evaluation pending;
     pending.win = -1.0f - static_cast<float>(k);
     lv.evals[i] = pending;
-    cache_.store(c, 0, pending);
+    cache_.store_at(slot, c, 0, pending);
     lv.batch.push_back(static_cast<int>(i));
     lv.batch_positions.push_back(c);
+    lv.batch_slots.push_back(slot);
   }
   if (lv.batch.empty()) return;
   lv.batch_evals.resize(lv.batch_positions.size());
@@ -187,7 +198,7 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
   ++evaluator_calls_;
   evaluator_positions_ += lv.batch_positions.size();
   for (size_t k = 0; k < lv.batch_positions.size(); ++k)
-    cache_.store(lv.batch_positions[k], 0, lv.batch_evals[k]);
+    cache_.store_at(lv.batch_slots[k], lv.batch_positions[k], 0, lv.batch_evals[k]);
   for (int i : lv.batch) {
     Evaluation& e = lv.evals[static_cast<size_t>(i)];
     e = lv.batch_evals[static_cast<size_t>(-1.0f - e.win)];

@@ -148,6 +148,8 @@ class Search {
     std::vector<Evaluation> evals;   // children's 0-ply values, child's view
     std::vector<int> batch;          // indices sent to the evaluator
     std::vector<Position> batch_positions;
+    std::vector<size_t> slots;        // children's cache slots at depth 0
+    std::vector<size_t> batch_slots;  // ... of batch_positions
     std::vector<Evaluation> batch_evals;
     std::vector<ScoredMove> scored;
   };

@@ -85,6 +85,38 @@ TEST(Race, HighestRouteIsTheRearmostCheckersRoute) {
   EXPECT_EQ(highest_route(race_position({}, {15}), Side::White), 0);
 }
 
+// is_race reads the mover's board directly; the definition is by highest_route. They agree on
+// every position of seeded random games, from either side to move.
+TEST(Race, AgreesWithHighestRoutesAlongRandomGames) {
+  const Rules rules;
+  uint64_t state = 12345;
+  auto next = [&](uint64_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % n;
+  };
+  int races = 0, positions = 0;
+  MoveList moves;
+  for (int game = 0; game < 40; ++game) {
+    Position pos = Position::start();
+    while (!game_outcome(pos, rules)) {
+      for (const Position& p : {pos, pos.with_side_to_move(~pos.side_to_move())}) {
+        const bool finished =
+            p.off(Side::White) == kNumCheckers || p.off(Side::Black) == kNumCheckers;
+        const bool expected =
+            !finished && highest_route(p, Side::White) <= 12 && highest_route(p, Side::Black) <= 12;
+        ASSERT_EQ(is_race(p), expected) << format_pos(p);
+        races += expected;
+        ++positions;
+      }
+      const Dice dice{static_cast<uint8_t>(1 + next(6)), static_cast<uint8_t>(1 + next(6))};
+      generate_moves(pos, dice, rules, moves);
+      pos = moves[next(moves.size())].position;
+    }
+  }
+  EXPECT_GT(races, 100);
+  EXPECT_GT(positions, 2000);
+}
+
 // ---- Brute force: one side alone, memoised by arrangement, from the engine's moves ----
 
 struct Dist {
