@@ -113,6 +113,21 @@ Search::Level& Search::level(int depth) {
   return *levels_[static_cast<size_t>(depth)];
 }
 
+std::optional<Evaluation> Search::settled_value(const Position& child) const {
+  if (auto t = table_evaluation(options_.tables, child, rules_)) return t;
+  if (child.off(~child.side_to_move()) == kNumCheckers)  // last_roll_draw: Black's last turn
+    return exact_evaluation(child, rules_);
+  return std::nullopt;
+}
+
+void Search::evaluate_batch(const Position& pos, Level& lv) {
+  lv.batch_evals.resize(lv.batch_positions.size());
+  evaluator_.evaluate(pos.with_side_to_move(~pos.side_to_move()), lv.batch_positions,
+                      lv.batch_evals);
+  ++evaluator_calls_;
+  evaluator_positions_ += lv.batch_positions.size();
+}
+
 void Search::static_values(const Position& pos, std::span<const Position> children, Level& lv,
                            bool one_roll) {
   const size_t n = children.size();
@@ -125,21 +140,15 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
       const Position& c = children[i];
       if (auto o = game_outcome(c, rules_)) {
         lv.evals[i] = outcome_evaluation(*o, c.side_to_move());
-      } else if (auto t = table_evaluation(options_.tables, c, rules_)) {
-        lv.evals[i] = *t;
-      } else if (c.off(~c.side_to_move()) == kNumCheckers) {  // last_roll_draw: Black's last turn
-        lv.evals[i] = *exact_evaluation(c, rules_);
+      } else if (auto v = settled_value(c)) {
+        lv.evals[i] = *v;
       } else {
         lv.batch.push_back(static_cast<int>(i));
         lv.batch_positions.push_back(c);
       }
     }
     if (lv.batch.empty()) return;
-    lv.batch_evals.resize(lv.batch_positions.size());
-    evaluator_.evaluate(pos.with_side_to_move(~pos.side_to_move()), lv.batch_positions,
-                        lv.batch_evals);
-    ++evaluator_calls_;
-    evaluator_positions_ += lv.batch_positions.size();
+    evaluate_batch(pos, lv);
     for (size_t k = 0; k < lv.batch.size(); ++k)
       lv.evals[static_cast<size_t>(lv.batch[k])] = lv.batch_evals[k];
     return;
@@ -169,13 +178,8 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
       if (lv.evals[i].win < 0) lv.batch.push_back(static_cast<int>(i));
       continue;
     }
-    if (auto t = table_evaluation(options_.tables, c, rules_)) {
-      lv.evals[i] = *t;
-      cache_.store_at(slot, c, 0, lv.evals[i]);
-      continue;
-    }
-    if (c.off(~c.side_to_move()) == kNumCheckers) {  // last_roll_draw: Black's last turn
-      lv.evals[i] = *exact_evaluation(c, rules_);
+    if (auto v = settled_value(c)) {
+      lv.evals[i] = *v;
       cache_.store_at(slot, c, 0, lv.evals[i]);
       continue;
     }
@@ -192,11 +196,7 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
     lv.batch_slots.push_back(slot);
   }
   if (lv.batch.empty()) return;
-  lv.batch_evals.resize(lv.batch_positions.size());
-  evaluator_.evaluate(pos.with_side_to_move(~pos.side_to_move()), lv.batch_positions,
-                      lv.batch_evals);
-  ++evaluator_calls_;
-  evaluator_positions_ += lv.batch_positions.size();
+  evaluate_batch(pos, lv);
   for (size_t k = 0; k < lv.batch_positions.size(); ++k)
     cache_.store_at(lv.batch_slots[k], lv.batch_positions[k], 0, lv.batch_evals[k]);
   for (int i : lv.batch) {

@@ -160,6 +160,11 @@ class Search {
   // then, if the cache's generation is empty (no lookup could hit), the cache is left out.
   void static_values(const Position& pos, std::span<const Position> children, Level& lv,
                      bool one_roll = false);
+  // The value of a child that is not over but decided without the net: a race the table
+  // covers, or Black's last turn under last_roll_draw; nullopt otherwise.
+  std::optional<Evaluation> settled_value(const Position& child) const;
+  // lv.batch_evals = the evaluator's values of lv.batch_positions (children of pos).
+  void evaluate_batch(const Position& pos, Level& lv);
   // The root's results of one roll as lv.children, valued by static_values.
   void static_values_of(const Position& pos, const MoveList& moves, Level& lv);
   // The mover's best value over children [begin, end) of lv (0-ply values in lv.evals) with
