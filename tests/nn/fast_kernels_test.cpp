@@ -64,6 +64,12 @@ struct Case {
   int outputs;
   int hidden2 = 0;  // a second hidden layer, if non-zero
   std::vector<int> widths() const { return testing::widths(hidden, {hidden2}); }
+  NetShape shape() const { return shape_of(encoder, widths(), activation, outputs); }
+  Rules rules() const {  // a net with the draw output plays under last_roll_draw
+    Rules r;
+    r.last_roll_draw = outputs == 4;
+    return r;
+  }
 };
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
@@ -78,7 +84,7 @@ class KernelPaths : public ::testing::TestWithParam<Case> {};
 // Dense and incremental evaluations of every candidate of some turns.
 TEST_P(KernelPaths, ForwardAgreesWithScalarAndWideningKeepsTheBits) {
   const Case c = GetParam();
-  ValueNet net = spread_net(shape_of(c.encoder, c.widths(), c.activation, c.outputs), 5);
+  ValueNet net = spread_net(c.shape(), 5);
   const Encoder& enc = net.encoder();
   const int in = net.num_inputs();
   const auto positions = sample_positions(7, 2);
@@ -131,10 +137,8 @@ TEST_P(KernelPaths, ForwardAgreesWithScalarAndWideningKeepsTheBits) {
 // stay identical to the end, and each path within a loose bound of scalar.
 TEST_P(KernelPaths, TdStepsAgreeWithScalarAndWideningKeepsTheBits) {
   const Case c = GetParam();
-  Rules rules;
-  rules.last_roll_draw = c.outputs == 4;
-  const ValueNet start =
-      spread_net(shape_of(c.encoder, c.widths(), c.activation, c.outputs), 21, 1.5f);
+  const Rules rules = c.rules();
+  const ValueNet start = spread_net(c.shape(), 21, 1.5f);
   const auto paths = supported_paths();
   std::vector<ValueNet> nets;
   std::vector<std::unique_ptr<FastTd>> tds;
@@ -189,10 +193,8 @@ TEST_P(KernelPaths, TdStepsAgreeWithScalarAndWideningKeepsTheBits) {
 // forward passes read synced rows).
 TEST_P(KernelPaths, FusedTdUpdateGivesTheTwoPassBits) {
   const Case c = GetParam();
-  Rules rules;
-  rules.last_roll_draw = c.outputs == 4;
-  const ValueNet start =
-      spread_net(shape_of(c.encoder, c.widths(), c.activation, c.outputs), 23, 1.5f);
+  const Rules rules = c.rules();
+  const ValueNet start = spread_net(c.shape(), 23, 1.5f);
   const PlayedGame game = random_game(37, rules);
   const Encoder& enc = start.encoder();
   std::vector<float> x(enc.num_inputs());

@@ -24,6 +24,20 @@ using testing::HashEvaluator;
 using testing::RaceEvaluator;
 using testing::random_game_position;
 
+// The average over the 21 distinct rolls of each roll's best value, summed in double.
+struct RollAverage {
+  double sum[4] = {0, 0, 0, 0};
+  void add(int weight36, const Evaluation& e) {
+    sum[0] += weight36 / 36.0 * e.win;
+    sum[1] += weight36 / 36.0 * e.win_mars;
+    sum[2] += weight36 / 36.0 * e.lose_mars;
+    sum[3] += weight36 / 36.0 * e.draw;
+  }
+  Evaluation value() const {
+    return Evaluation{float(sum[0]), float(sum[1]), float(sum[2]), float(sum[3])};
+  }
+};
+
 // Reference: value(pos, depth) straight from the definition in search.h, no filter, no cache,
 // on HashEvaluator's static values; with `stakes`, each mover picks its best match winning
 // chance by its own OutcomeValues instead of its best equity.
@@ -36,7 +50,7 @@ Evaluation reference_value(const Position& pos, int depth, const Rules& rules,
                       o->is_draw() ? 1.f : 0.f};
   }
   if (depth == 0) return HashEvaluator::value(pos);
-  double acc[4] = {0, 0, 0, 0};
+  RollAverage acc;
   for (const auto& r : kDistinctRolls) {
     Evaluation best;
     double best_eq = -1e9;
@@ -46,12 +60,9 @@ Evaluation reference_value(const Position& pos, int depth, const Rules& rules,
           stakes ? stakes->for_side(me).value(v.win, v.win_mars, v.lose_mars, v.draw) : v.equity();
       if (value > best_eq) best_eq = value, best = v;
     }
-    acc[0] += r.weight36 / 36.0 * best.win;
-    acc[1] += r.weight36 / 36.0 * best.win_mars;
-    acc[2] += r.weight36 / 36.0 * best.lose_mars;
-    acc[3] += r.weight36 / 36.0 * best.draw;
+    acc.add(r.weight36, best);
   }
-  return Evaluation{float(acc[0]), float(acc[1]), float(acc[2]), float(acc[3])};
+  return acc.value();
 }
 
 TEST(Search, OnePlyBlocksTheOpponentsOnlyEscapeRolls) {
@@ -206,7 +217,7 @@ Evaluation filtered_value(const Position& pos, int depth, const Rules& rules, in
                           double delta, int64_t& expanded) {
   if (game_outcome(pos, rules) || depth == 0) return reference_value(pos, 0, rules);
   ++expanded;
-  double acc[4] = {0, 0, 0, 0};
+  RollAverage acc;
   for (const auto& r : kDistinctRolls) {
     const MoveList moves = legal_moves(pos, r.dice, rules);
     std::vector<std::pair<double, size_t>> order;  // (0-ply equity for the mover, index)
@@ -226,12 +237,9 @@ Evaluation filtered_value(const Position& pos, int depth, const Rules& rules, in
         if (v.equity() > best_eq) best_eq = v.equity(), best = v;
       }
     }
-    acc[0] += r.weight36 / 36.0 * best.win;
-    acc[1] += r.weight36 / 36.0 * best.win_mars;
-    acc[2] += r.weight36 / 36.0 * best.lose_mars;
-    acc[3] += r.weight36 / 36.0 * best.draw;
+    acc.add(r.weight36, best);
   }
-  return Evaluation{float(acc[0]), float(acc[1]), float(acc[2]), float(acc[3])};
+  return acc.value();
 }
 
 TEST(Search, InnerFilterKeepsAtMostKWithinDeltaOfEachReply) {

@@ -32,6 +32,17 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+// train(config) asked to stop at the first metrics line once `games` games are done.
+TrainResult train_until(const TrainConfig& config, int64_t games) {
+  std::atomic<bool> stop{false};
+  TrainCallbacks cb;
+  cb.stop = &stop;
+  cb.on_progress = [&](const TrainProgress& p) {
+    if (p.event == TrainProgress::Event::Metrics && p.games_done >= games) stop = true;
+  };
+  return train(config, cb);
+}
+
 class TdTrainerTest : public ::testing::Test {
  protected:
   void SetUp() override { fs::create_directories(root_); }
@@ -115,13 +126,7 @@ TEST_F(TdTrainerTest, ResumeAfterACleanStopIsBitForBitTheUninterruptedRun) {
     // resume.
     TrainConfig part = full;
     part.run.name = "part" + std::to_string(threads);
-    std::atomic<bool> stop{false};
-    TrainCallbacks cb;
-    cb.stop = &stop;
-    cb.on_progress = [&](const TrainProgress& p) {
-      if (p.event == TrainProgress::Event::Metrics && p.games_done >= 70) stop = true;
-    };
-    const TrainResult b1 = train(part, cb);
+    const TrainResult b1 = train_until(part, 70);
     EXPECT_FALSE(b1.completed);
     EXPECT_EQ(b1.games_done, 70);
     const fs::path part_dir = root_ / part.run.name;
@@ -158,13 +163,7 @@ TEST_F(TdTrainerTest, TwoHiddenLayersTrainOnTheFastBackendAndResumeBitForBit) {
 
     TrainConfig part = full;
     part.run.name = "deep-part" + std::to_string(threads);
-    std::atomic<bool> stop{false};
-    TrainCallbacks cb;
-    cb.stop = &stop;
-    cb.on_progress = [&](const TrainProgress& p) {
-      if (p.event == TrainProgress::Event::Metrics && p.games_done >= 30) stop = true;
-    };
-    const TrainResult b1 = train(part, cb);
+    const TrainResult b1 = train_until(part, 30);
     EXPECT_FALSE(b1.completed);
     EXPECT_EQ(b1.games_done, 30);
     const TrainResult b2 = resume((root_ / part.run.name).string());
