@@ -220,6 +220,19 @@ inline void spread_hidden(F8 h8, F8* out) {
 // the spread activations into K vector accumulators (flat lane f sums output f mod K); the lanes
 // are then added in increasing f. The same eight-lane operations on every path, so the same
 // rounding.
+// The sums of output_layer's accumulators after its blocks of eight (units [0, j)), the units
+// left and the biases.
+template <int K>
+inline void finish_output(const F8* acc, const float* h, const float* w, const float* b, int j,
+                          int n, float* z) {
+  for (int k = 0; k < K; ++k) {
+    float s = b[k];
+    for (int f = k; f < 8 * K; f += K) s += acc[f / 8][f % 8];
+    for (int jj = j; jj < n; ++jj) s += h[jj] * w[jj * K + k];
+    z[k] = s;
+  }
+}
+
 template <int K>
 void output_layer(const float* h, const float* w, const float* b, int n, float* z) {
   F8 acc[K] = {};
@@ -229,12 +242,29 @@ void output_layer(const float* h, const float* w, const float* b, int n, float* 
     spread_hidden<K>(load<F8>(h + j), hh);
     for (int p = 0; p < K; ++p) acc[p] = mul_add8(acc[p], hh[p], load<F8>(w + j * K + 8 * p));
   }
-  for (int k = 0; k < K; ++k) {
-    float s = b[k];
-    for (int f = k; f < 8 * K; f += K) s += acc[f / 8][f % 8];
-    for (int jj = j; jj < n; ++jj) s += h[jj] * w[jj * K + k];
-    z[k] = s;
+  finish_output<K>(acc, h, w, b, j, n, z);
+}
+
+// output_layer for two hidden vectors in one pass: each accumulator gets the same operations in
+// the same order as in output_layer (the same bits), but the two sets of K chains of dependent
+// multiply-adds run side by side, which a single one leaves waiting on their latency.
+template <int K>
+void output_layer_pair(const float* ha, const float* hb, const float* w, const float* b, int n,
+                       float* za, float* zb) {
+  F8 acc_a[K] = {}, acc_b[K] = {};
+  int j = 0;
+  for (; j + 8 <= n; j += 8) {
+    F8 sa[K], sb[K];
+    spread_hidden<K>(load<F8>(ha + j), sa);
+    spread_hidden<K>(load<F8>(hb + j), sb);
+    for (int p = 0; p < K; ++p) {
+      const F8 wp = load<F8>(w + j * K + 8 * p);
+      acc_a[p] = mul_add8(acc_a[p], sa[p], wp);
+      acc_b[p] = mul_add8(acc_b[p], sb[p], wp);
+    }
   }
+  finish_output<K>(acc_a, ha, w, b, j, n, za);
+  finish_output<K>(acc_b, hb, w, b, j, n, zb);
 }
 
 // out[0..n) = init[0..n) + Σ_t coef[t] * w[rows[t] * n .. + n), in blocks of 8 vectors whose
@@ -380,6 +410,16 @@ void output_logits(const float* h, const float* w, const float* b, int n, int k,
 void k_logits_from_sums(const KernelNet& net, const float* sums, float* hidden, float* z) {
   activate_any(net.activation, sums, hidden, net.hidden);
   output_logits(hidden, net.w2, net.b2, net.hidden, net.k, z);
+}
+
+void k_logits_from_sums_pair(const KernelNet& net, const float* const* sums, float* const* hidden,
+                             float (*z)[4]) {
+  activate_any(net.activation, sums[0], hidden[0], net.hidden);
+  activate_any(net.activation, sums[1], hidden[1], net.hidden);
+  if (net.k == 3)
+    output_layer_pair<3>(hidden[0], hidden[1], net.w2, net.b2, net.hidden, z[0], z[1]);
+  else
+    output_layer_pair<4>(hidden[0], hidden[1], net.w2, net.b2, net.hidden, z[0], z[1]);
 }
 
 // g_k[j] = act'(a_j) Σ_m J[k][m] W2[j][m] into grad (k x hidden); deriv (hidden) is scratch.
@@ -803,6 +843,7 @@ constexpr FastKernels make_kernels(SimdPath path) {
                      k_hidden_sums_from_base,
                      k_hidden_sums_from_rows,
                      k_logits_from_sums,
+                     k_logits_from_sums_pair,
                      k_td_add_gradient,
                      k_td_update,
                      k_td_gradient,
