@@ -153,9 +153,11 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
       lv.evals[static_cast<size_t>(lv.batch[k])] = lv.batch_evals[k];
     return;
   }
-  // The cache's slots are scattered over megabytes: ask for them a few children ahead. Each
-  // child's slot (its hash) is computed once for the prefetch, lookup and stores.
-  constexpr size_t kAhead = 8;
+  // The cache's slots are scattered over megabytes: ask for them 24 children ahead (this loop
+  // takes some tens of nanoseconds per child, a slot from memory about a hundred; 8 ahead left
+  // the lookup waiting for it: 40% of this function's time at 1-ply). Each child's slot (its
+  // hash) is computed once for the prefetch, lookup and stores.
+  constexpr size_t kAhead = 24;
   lv.slots.resize(n);
   lv.batch_slots.clear();
   for (size_t i = 0; i < std::min(n, kAhead); ++i) {
