@@ -248,6 +248,42 @@ void output_layer(const float* h, const float* w, const float* b, int n, float* 
 // output_layer for two hidden vectors in one pass: each accumulator gets the same operations in
 // the same order as in output_layer (the same bits), but the two sets of K chains of dependent
 // multiply-adds run side by side, which a single one leaves waiting on their latency.
+#if NARDY_KERNEL_LANES == 16 && defined(__AVX512F__)
+// AVX-512: both candidates in one 16-lane vector, lanes 0..7 a's and 8..15 b's, each half
+// exactly output_layer's eight lanes (the same spread units, weights and multiply-adds), so half
+// the shuffles and multiply-add instructions. (The halves joined and split by the compiler's
+// shuffles, the permutation and the weights' broadcast in their zero-masking forms with every
+// lane kept: the plain intrinsics make GCC 12 warn, as in v_clamp above.)
+template <int K>
+void output_layer_pair(const float* ha, const float* hb, const float* w, const float* b, int n,
+                       float* za, float* zb) {
+  __m512i spread[K];  // lane e of part p: unit (8p + e mod 8) / K of its candidate's half
+  for (int p = 0; p < K; ++p) {
+    int32_t lanes[16];
+    for (int e = 0; e < 16; ++e) lanes[e] = (8 * p + e % 8) / K + 8 * (e / 8);
+    spread[p] = _mm512_loadu_si512(lanes);
+  }
+  __m512 acc[K];
+  for (int p = 0; p < K; ++p) acc[p] = _mm512_setzero_ps();
+  int j = 0;
+  for (; j + 8 <= n; j += 8) {
+    const F8 a8 = load<F8>(ha + j), b8 = load<F8>(hb + j);
+    const __m512 hab =
+        __builtin_shufflevector(a8, b8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (int p = 0; p < K; ++p) {
+      const __m512 wp = _mm512_maskz_broadcast_f32x8(0xffff, _mm256_loadu_ps(w + j * K + 8 * p));
+      acc[p] = _mm512_fmadd_ps(_mm512_maskz_permutexvar_ps(0xffff, spread[p], hab), wp, acc[p]);
+    }
+  }
+  F8 acc_a[K], acc_b[K];
+  for (int p = 0; p < K; ++p) {
+    acc_a[p] = __builtin_shufflevector(acc[p], acc[p], 0, 1, 2, 3, 4, 5, 6, 7);
+    acc_b[p] = __builtin_shufflevector(acc[p], acc[p], 8, 9, 10, 11, 12, 13, 14, 15);
+  }
+  finish_output<K>(acc_a, ha, w, b, j, n, za);
+  finish_output<K>(acc_b, hb, w, b, j, n, zb);
+}
+#else
 template <int K>
 void output_layer_pair(const float* ha, const float* hb, const float* w, const float* b, int n,
                        float* za, float* zb) {
@@ -266,6 +302,7 @@ void output_layer_pair(const float* ha, const float* hb, const float* w, const f
   finish_output<K>(acc_a, ha, w, b, j, n, za);
   finish_output<K>(acc_b, hb, w, b, j, n, zb);
 }
+#endif
 
 // out[0..n) = init[0..n) + Σ_t coef[t] * w[rows[t] * n .. + n), in blocks of 8 vectors whose
 // sums stay in registers while the rows stream past; each unit adds the rows in order t.
