@@ -93,47 +93,35 @@ void activate_plain(const float* a, float* h, int n) {
 // compares a spread of them with the fused formula written out with std::fma.
 #if NARDY_KERNEL_LANES == 16
 using VecF = __m512;
-inline VecF v_load(const float* p) {
-  return _mm512_loadu_ps(p);
-}
-inline void v_store(float* p, VecF v) {
-  _mm512_storeu_ps(p, v);
-}
-inline VecF v_set(float x) {
-  return _mm512_set1_ps(x);
-}
-inline VecF v_fmadd(VecF a, VecF b, VecF c) {
-  return _mm512_fmadd_ps(a, b, c);
-}
-inline VecF v_fnmsub(VecF a, VecF b, VecF c) {
-  return _mm512_fnmsub_ps(a, b, c);
-}
-// (The zero-masking forms with every lane kept: the plain ones make GCC 12 warn of an
-// uninitialised variable inside its own header.)
-inline VecF v_clamp(VecF x, VecF lo, VecF hi) {  // a NaN stays NaN
-  return _mm512_maskz_min_ps(0xffff, hi, _mm512_maskz_max_ps(0xffff, lo, x));
-}
 #else
 using VecF = __m256;
-inline VecF v_load(const float* p) {
-  return _mm256_loadu_ps(p);
-}
-inline void v_store(float* p, VecF v) {
-  _mm256_storeu_ps(p, v);
-}
-inline VecF v_set(float x) {
-  return _mm256_set1_ps(x);
-}
-inline VecF v_fmadd(VecF a, VecF b, VecF c) {
-  return _mm256_fmadd_ps(a, b, c);
-}
-inline VecF v_fnmsub(VecF a, VecF b, VecF c) {
-  return _mm256_fnmsub_ps(a, b, c);
-}
-inline VecF v_clamp(VecF x, VecF lo, VecF hi) {
-  return _mm256_min_ps(hi, _mm256_max_ps(lo, x));
-}
 #endif
+inline VecF v_set(float x) {
+  return VecF{} + x;
+}
+inline VecF v_fmadd(VecF a, VecF b, VecF c) {  // a b + c
+#if NARDY_KERNEL_LANES == 16
+  return _mm512_fmadd_ps(a, b, c);
+#else
+  return _mm256_fmadd_ps(a, b, c);
+#endif
+}
+inline VecF v_fnmsub(VecF a, VecF b, VecF c) {  // -(a b) - c
+#if NARDY_KERNEL_LANES == 16
+  return _mm512_fnmsub_ps(a, b, c);
+#else
+  return _mm256_fnmsub_ps(a, b, c);
+#endif
+}
+// x clamped to [lo, hi]; a NaN stays NaN. (AVX-512: the zero-masking forms with every lane kept,
+// as the plain ones make GCC 12 warn of an uninitialised variable inside its own header.)
+inline VecF v_clamp(VecF x, VecF lo, VecF hi) {
+#if NARDY_KERNEL_LANES == 16
+  return _mm512_maskz_min_ps(0xffff, hi, _mm512_maskz_max_ps(0xffff, lo, x));
+#else
+  return _mm256_min_ps(hi, _mm256_max_ps(lo, x));
+#endif
+}
 // The float with the bits of t shifted left by 23.
 inline VecF v_shift_exponent(VecF t) {
   typedef int32_t VecI __attribute__((vector_size(sizeof(VecF))));
@@ -174,11 +162,11 @@ void activate(const float* a, float* h, int n) {
     activate_plain<A>(a, h, n);
   } else {
     int j = 0;
-    for (; j + kLanes <= n; j += kLanes) v_store(h + j, activate_vector<A>(v_load(a + j)));
+    for (; j + kLanes <= n; j += kLanes) store(h + j, activate_vector<A>(load<VecF>(a + j)));
     if (j == n) return;
     float pad[kLanes] = {};
     for (int i = j; i < n; ++i) pad[i - j] = a[i];
-    v_store(pad, activate_vector<A>(v_load(pad)));
+    store(pad, activate_vector<A>(load<VecF>(pad)));
     for (int i = j; i < n; ++i) h[i] = pad[i - j];
   }
 }
