@@ -176,6 +176,21 @@ uint32_t route_bits(int lo, int hi) {
 
 constexpr int kNumFeatures = kNumInputs - kMePips;  // the slots after raw-v1's
 
+// i / d for the integers i in [lo, lo + N) that the features divide, as a table: the same
+// correctly rounded quotients (the compiler folds them exactly as the division would round at
+// run time), without a division per feature (9 per position, a fifth of the features' time).
+template <int N, int lo = 0>
+struct Quotients {
+  float by[N];
+  constexpr explicit Quotients(float d) : by() {
+    for (int i = 0; i < N; ++i) by[i] = static_cast<float>(i + lo) / d;
+  }
+  float operator()(int i) const { return by[i - lo]; }
+};
+constexpr Quotients<kNumPoints + 1> kSixths(6.0f), kTwelfths(12.0f);
+constexpr Quotients<kStartPips + 1> kOfStartPips(static_cast<float>(kStartPips));
+constexpr Quotients<2 * kStartPips + 1, -kStartPips> kOf120(120.0f);
+
 // Writes the features of slots kMePips.. into f[0 .. kNumFeatures) (f[i] is slot kMePips + i).
 void fill_features(const Position& pos, float* f);
 
@@ -243,17 +258,18 @@ void fill_features(const Position& pos, float* f) {
     // Blocks in front of the other side's rearmost checker, along its route.
     const int rear = other.rearmost;
     const uint32_t front = me.held_in_other & route_bits(1, rear - 1);
-    f[kMeBlockLongest + s - kMePips] = longest_run6(front) / 6.0f;
-    f[kMeBlockWithin6 + s - kMePips] = popcount24(front & route_bits(rear - 6, rear - 1)) / 6.0f;
-    f[kMeBlockWithin12 + s - kMePips] = popcount24(front & route_bits(rear - 12, rear - 1)) / 12.0f;
-    f[kMePips + s - kMePips] = me.pips / static_cast<float>(kStartPips);
+    f[kMeBlockLongest + s - kMePips] = kSixths(longest_run6(front));
+    f[kMeBlockWithin6 + s - kMePips] = kSixths(popcount24(front & route_bits(rear - 6, rear - 1)));
+    f[kMeBlockWithin12 + s - kMePips] =
+        kTwelfths(popcount24(front & route_bits(rear - 12, rear - 1)));
+    f[kMePips + s - kMePips] = kOfStartPips(me.pips);
     f[kMeHome + s - kMePips] = me.home * kInv15;
     f[kMePointsHeld + s - kMePips] = me.held * kInv15;
     f[kMeAllHome + s - kMePips] = me.home == me.on_board ? 1.0f : 0.0f;
     behind[s] = n_behind[s] * kInv15;
     f[kMeBehind + s - kMePips] = behind[s];
   }
-  f[kPipsDiff - kMePips] = (side[1].pips - side[0].pips) / 120.0f;
+  f[kPipsDiff - kMePips] = kOf120(side[1].pips - side[0].pips);
   f[kContact - kMePips] = behind[0] > 0.0f || behind[1] > 0.0f ? 1.0f : 0.0f;
 }
 

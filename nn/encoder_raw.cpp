@@ -63,15 +63,41 @@ void fill_counts(const Position& pos, float* out) {
 static_assert(kOppOff == kMeOff + 1 && kMeHead == kMeOff + 2 && kOppHead == kMeOff + 3 &&
               kMoverIsWhite == kMeOff + 4 && kNumInputs == kMeOff + 5);
 
-// Appends the units of count n at slots first..first+3 that differ from base_x.
-inline int add_units(int first, int n, const float* base_x, int* rows, float* coef, int count) {
-  for (int u = 0; u < kUnitsPerPoint; ++u) {
-    const float d = kPointUnits.by_count[n][u] - base_x[first + u];
-    rows[count] = first + u;
-    coef[count] = d;
-    count += d != 0.0f;
+// The units that differ between counts `was` and `now` of a point: num of them, in increasing
+// unit order u[], with the differences d[] = units(now) - units(was) (the one float subtraction
+// fill_difference makes, since base_x holds units(was) there).
+struct UnitChange {
+  int num = 0;
+  int u[kUnitsPerPoint] = {};
+  float d[kUnitsPerPoint] = {};
+};
+struct UnitChanges {
+  UnitChange by[kNumCheckers + 1][kNumCheckers + 1];
+  constexpr UnitChanges() : by() {
+    for (int was = 0; was <= kNumCheckers; ++was)
+      for (int now = 0; now <= kNumCheckers; ++now) {
+        UnitChange& c = by[was][now];
+        for (int u = 0; u < kUnitsPerPoint; ++u) {
+          const float d = kPointUnits.by_count[now][u] - kPointUnits.by_count[was][u];
+          if (d == 0.0f) continue;
+          c.u[c.num] = u;
+          c.d[c.num] = d;
+          ++c.num;
+        }
+      }
   }
-  return count;
+};
+constexpr UnitChanges kUnitChanges;
+
+// Appends the units at slots first..first+3 that differ between counts was and now. Writes
+// four entries (the unused ones are overwritten later or lie past the returned count).
+inline int add_units(int first, int was, int now, int* rows, float* coef, int count) {
+  const UnitChange& c = kUnitChanges.by[was][now];
+  for (int i = 0; i < kUnitsPerPoint; ++i) {
+    rows[count + i] = first + c.u[i];
+    coef[count + i] = c.d[i];
+  }
+  return count + c.num;
 }
 
 // Bit i of me / opp: the mover's / the opponent's count at board index i differs between boards
@@ -121,16 +147,19 @@ int fill_difference(const Position& base, const float* base_x, const Position& p
   changed_points(a.data(), b.data(), me, opp);
   static_assert(kNumPoints == 24 && opponent_route(1) == 13);
   opp = ((opp << 12) | (opp >> 12)) & 0xFFFFFFu;  // board index r-1 to q-1, q = opponent_route(r)
+  // base_x = fill(base) (Encoder::fill_difference's contract): its point units are those of
+  // base's counts, so the differences come from a table of count pairs.
   int count = 0;
   for (; me; me &= me - 1) {
     const int r = __builtin_ctz(me) + 1;
-    const int v = b[r - 1];
-    count = add_units(me_point_slot(r, 0), v > 0 ? v : 0, base_x, rows, coef, count);
+    const int was = a[r - 1], now = b[r - 1];
+    count = add_units(me_point_slot(r, 0), was > 0 ? was : 0, now > 0 ? now : 0, rows, coef, count);
   }
   for (; opp; opp &= opp - 1) {
     const int q = __builtin_ctz(opp) + 1;
-    const int v = b[opponent_route(q) - 1];
-    count = add_units(opp_point_slot(q, 0), v < 0 ? -v : 0, base_x, rows, coef, count);
+    const int was = a[opponent_route(q) - 1], now = b[opponent_route(q) - 1];
+    count =
+        add_units(opp_point_slot(q, 0), was < 0 ? -was : 0, now < 0 ? -now : 0, rows, coef, count);
   }
   float counts[5];
   fill_counts(pos, counts);

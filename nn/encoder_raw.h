@@ -54,8 +54,9 @@ constexpr int opp_point_slot(int q, int u) {
 // Writes kNumInputs values into out[0 .. kNumInputs).
 void fill(const Position& pos, float* out);
 // Encoder::fill_difference for raw-v1: only the units of points whose count changed between
-// `base` and `pos` and the five counts from kMeOff on are compared (a move changes a few points).
-// The same rows and coefficients as comparing fill(pos) with base_x input by input.
+// `base` and `pos` (their differences from a table of count pairs) and the five counts from
+// kMeOff on are compared (a move changes a few points). The same rows and coefficients as
+// comparing fill(pos) with base_x = fill(base) input by input.
 int fill_difference(const Position& base, const float* base_x, const Position& pos, int* rows,
                     float* coef);
 // Encoder::fill_other_side for raw-v1: out = fill(pos seen by the other side) from x = fill(pos):

@@ -104,6 +104,10 @@ struct FastKernels {
                                 const float* coef, int num_rows, float* sums);
   // hidden = act(sums), z[0..k) = b2 + hidden W2.
   void (*logits_from_sums)(const KernelNet& net, const float* sums, float* hidden, float* z);
+  // logits_from_sums for two candidates c = 0, 1 (sums[c], hidden[c], z[c]) in one pass over
+  // W2: the same bits as two calls, in less time.
+  void (*logits_from_sums_pair)(const KernelNet& net, const float* const* sums,
+                                float* const* hidden, float (*z)[4]);
   // Adds to trace m (m < k) the gradient of output m, given the hidden sums a and activations h
   // of the state, jac[m][0..k) = ∂V_m/∂z (already divided by the traces' scale) and the state's
   // non-zero inputs (rows, xs). deriv (hidden) and grad (k x hidden) are scratch.

@@ -67,7 +67,7 @@ inline float exp_approx(float x) {
 }
 
 template <uint8_t A>
-void activate(const float* a, float* h, int n) {
+void activate_plain(const float* a, float* h, int n) {
   for (int j = 0; j < n; ++j) {
     if constexpr (A == kSigmoid) {
       h[j] = 1.0f / (1.0f + exp_approx(-a[j]));
@@ -78,6 +78,104 @@ void activate(const float* a, float* h, int n) {
     }
   }
 }
+
+#if defined(__FMA__) && (NARDY_KERNEL_LANES == 8 || defined(__AVX512F__))
+// The sigmoid and tanh of the FMA paths, kLanes units at a time with intrinsics: per lane the
+// operations of activate_plain as GCC compiles them with FMA (the multiply-adds of exp_approx
+// fused, and 1 + p 2^n fused too), so the same bits, in fewer instructions (issue 11's 1-ply
+// item): the clamp as max/min before the exponential (the compiler computed it unclamped and
+// blended the out-of-range lanes after, 4 compares + 3 blends), and 2^n as the bits of the
+// rounded sum shifted (the rounding constant carries the exponent bias 127 in its low bits),
+// not a float-to-int conversion, an add and a shift. Without ties (a fused x log2(e) is never
+// exactly halfway between two integers for |x| <= 88), rounding x log2(e) + 1.5 2^23 + 127
+// gives the same n as rounding x log2(e) + 1.5 2^23. Checked against the build before on all
+// 2^32 floats (equal bits; NaN stays NaN); tests/nn/fast_kernels_test.cpp (KernelActivations)
+// compares a spread of them with the fused formula written out with std::fma.
+#if NARDY_KERNEL_LANES == 16
+using VecF = __m512;
+#else
+using VecF = __m256;
+#endif
+inline VecF v_set(float x) {
+  return VecF{} + x;
+}
+inline VecF v_fmadd(VecF a, VecF b, VecF c) {  // a b + c
+#if NARDY_KERNEL_LANES == 16
+  return _mm512_fmadd_ps(a, b, c);
+#else
+  return _mm256_fmadd_ps(a, b, c);
+#endif
+}
+inline VecF v_fnmsub(VecF a, VecF b, VecF c) {  // -(a b) - c
+#if NARDY_KERNEL_LANES == 16
+  return _mm512_fnmsub_ps(a, b, c);
+#else
+  return _mm256_fnmsub_ps(a, b, c);
+#endif
+}
+// x clamped to [lo, hi]; a NaN stays NaN. (AVX-512: the zero-masking forms with every lane kept,
+// as the plain ones make GCC 12 warn of an uninitialised variable inside its own header.)
+inline VecF v_clamp(VecF x, VecF lo, VecF hi) {
+#if NARDY_KERNEL_LANES == 16
+  return _mm512_maskz_min_ps(0xffff, hi, _mm512_maskz_max_ps(0xffff, lo, x));
+#else
+  return _mm256_min_ps(hi, _mm256_max_ps(lo, x));
+#endif
+}
+// The float with the bits of t shifted left by 23.
+inline VecF v_shift_exponent(VecF t) {
+  typedef int32_t VecI __attribute__((vector_size(sizeof(VecF))));
+  return reinterpret_cast<VecF>(reinterpret_cast<VecI>(t) << 23);
+}
+
+// 1 + e^-y: exp_approx(-y) with its last multiply fused with the 1 (the negation folded into
+// the multiply-adds: the same products up to their exact signs).
+inline VecF one_plus_exp_neg(VecF y) {
+  constexpr float kRoundBiased = 12582912.0f + 127.0f;
+  y = v_clamp(y, v_set(-88.0f), v_set(87.0f));
+  const VecF t = v_fmadd(y, v_set(-1.44269504088896341f), v_set(kRoundBiased));
+  const VecF n = t - v_set(kRoundBiased);
+  VecF r = v_fnmsub(n, v_set(0.693359375f), y);  // -y - n ln2_hi
+  r = v_fmadd(n, v_set(2.12194440e-4f), r);
+  VecF p = v_fmadd(v_set(1.9875691500e-4f), r, v_set(1.3981999507e-3f));
+  p = v_fmadd(p, r, v_set(8.3334519073e-3f));
+  p = v_fmadd(p, r, v_set(4.1665795894e-2f));
+  p = v_fmadd(p, r, v_set(1.6666665459e-1f));
+  p = v_fmadd(p, r, v_set(5.0000001201e-1f));
+  const VecF q = v_fmadd(p * r, r, r) + v_set(1.0f);
+  return v_fmadd(q, v_shift_exponent(t), v_set(1.0f));
+}
+
+template <uint8_t A>
+inline VecF activate_vector(VecF a) {
+  if constexpr (A == kSigmoid)
+    return v_set(1.0f) / one_plus_exp_neg(a);
+  else
+    return v_set(2.0f) / one_plus_exp_neg(v_set(2.0f) * a) - v_set(1.0f);
+}
+
+// Whole vectors, then the last n mod kLanes units through one padded vector (so every unit gets
+// the same operations wherever it is).
+template <uint8_t A>
+void activate(const float* a, float* h, int n) {
+  if constexpr (A == kRelu) {
+    activate_plain<A>(a, h, n);
+  } else {
+    int j = 0;
+    for (; j + kLanes <= n; j += kLanes) store(h + j, activate_vector<A>(load<VecF>(a + j)));
+    if (j == n) return;
+    float pad[kLanes] = {};
+    for (int i = j; i < n; ++i) pad[i - j] = a[i];
+    store(pad, activate_vector<A>(load<VecF>(pad)));
+    for (int i = j; i < n; ++i) h[i] = pad[i - j];
+  }
+}
+#else
+template <uint8_t A>
+void activate(const float* a, float* h, int n) {
+  activate_plain<A>(a, h, n);
+}
+#endif
 
 // a + b * c on eight lanes: fused where the path has FMA, written out so that the compiler cannot
 // choose differently per vector width.
@@ -110,6 +208,19 @@ inline void spread_hidden(F8 h8, F8* out) {
 // the spread activations into K vector accumulators (flat lane f sums output f mod K); the lanes
 // are then added in increasing f. The same eight-lane operations on every path, so the same
 // rounding.
+// The sums of output_layer's accumulators after its blocks of eight (units [0, j)), the units
+// left and the biases.
+template <int K>
+inline void finish_output(const F8* acc, const float* h, const float* w, const float* b, int j,
+                          int n, float* z) {
+  for (int k = 0; k < K; ++k) {
+    float s = b[k];
+    for (int f = k; f < 8 * K; f += K) s += acc[f / 8][f % 8];
+    for (int jj = j; jj < n; ++jj) s += h[jj] * w[jj * K + k];
+    z[k] = s;
+  }
+}
+
 template <int K>
 void output_layer(const float* h, const float* w, const float* b, int n, float* z) {
   F8 acc[K] = {};
@@ -119,13 +230,67 @@ void output_layer(const float* h, const float* w, const float* b, int n, float* 
     spread_hidden<K>(load<F8>(h + j), hh);
     for (int p = 0; p < K; ++p) acc[p] = mul_add8(acc[p], hh[p], load<F8>(w + j * K + 8 * p));
   }
-  for (int k = 0; k < K; ++k) {
-    float s = b[k];
-    for (int f = k; f < 8 * K; f += K) s += acc[f / 8][f % 8];
-    for (int jj = j; jj < n; ++jj) s += h[jj] * w[jj * K + k];
-    z[k] = s;
-  }
+  finish_output<K>(acc, h, w, b, j, n, z);
 }
+
+// output_layer for two hidden vectors in one pass: each accumulator gets the same operations in
+// the same order as in output_layer (the same bits), but the two sets of K chains of dependent
+// multiply-adds run side by side, which a single one leaves waiting on their latency.
+#if NARDY_KERNEL_LANES == 16 && defined(__AVX512F__)
+// AVX-512: both candidates in one 16-lane vector, lanes 0..7 a's and 8..15 b's, each half
+// exactly output_layer's eight lanes (the same spread units, weights and multiply-adds), so half
+// the shuffles and multiply-add instructions. (The halves joined and split by the compiler's
+// shuffles, the permutation and the weights' broadcast in their zero-masking forms with every
+// lane kept: the plain intrinsics make GCC 12 warn, as in v_clamp above.)
+template <int K>
+void output_layer_pair(const float* ha, const float* hb, const float* w, const float* b, int n,
+                       float* za, float* zb) {
+  __m512i spread[K];  // lane e of part p: unit (8p + e mod 8) / K of its candidate's half
+  for (int p = 0; p < K; ++p) {
+    int32_t lanes[16];
+    for (int e = 0; e < 16; ++e) lanes[e] = (8 * p + e % 8) / K + 8 * (e / 8);
+    spread[p] = _mm512_loadu_si512(lanes);
+  }
+  __m512 acc[K];
+  for (int p = 0; p < K; ++p) acc[p] = _mm512_setzero_ps();
+  int j = 0;
+  for (; j + 8 <= n; j += 8) {
+    const F8 a8 = load<F8>(ha + j), b8 = load<F8>(hb + j);
+    const __m512 hab =
+        __builtin_shufflevector(a8, b8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (int p = 0; p < K; ++p) {
+      const __m512 wp = _mm512_maskz_broadcast_f32x8(0xffff, _mm256_loadu_ps(w + j * K + 8 * p));
+      acc[p] = _mm512_fmadd_ps(_mm512_maskz_permutexvar_ps(0xffff, spread[p], hab), wp, acc[p]);
+    }
+  }
+  F8 acc_a[K], acc_b[K];
+  for (int p = 0; p < K; ++p) {
+    acc_a[p] = __builtin_shufflevector(acc[p], acc[p], 0, 1, 2, 3, 4, 5, 6, 7);
+    acc_b[p] = __builtin_shufflevector(acc[p], acc[p], 8, 9, 10, 11, 12, 13, 14, 15);
+  }
+  finish_output<K>(acc_a, ha, w, b, j, n, za);
+  finish_output<K>(acc_b, hb, w, b, j, n, zb);
+}
+#else
+template <int K>
+void output_layer_pair(const float* ha, const float* hb, const float* w, const float* b, int n,
+                       float* za, float* zb) {
+  F8 acc_a[K] = {}, acc_b[K] = {};
+  int j = 0;
+  for (; j + 8 <= n; j += 8) {
+    F8 sa[K], sb[K];
+    spread_hidden<K>(load<F8>(ha + j), sa);
+    spread_hidden<K>(load<F8>(hb + j), sb);
+    for (int p = 0; p < K; ++p) {
+      const F8 wp = load<F8>(w + j * K + 8 * p);
+      acc_a[p] = mul_add8(acc_a[p], sa[p], wp);
+      acc_b[p] = mul_add8(acc_b[p], sb[p], wp);
+    }
+  }
+  finish_output<K>(acc_a, ha, w, b, j, n, za);
+  finish_output<K>(acc_b, hb, w, b, j, n, zb);
+}
+#endif
 
 // out[0..n) = init[0..n) + Σ_t coef[t] * w[rows[t] * n .. + n), in blocks of 8 vectors whose
 // sums stay in registers while the rows stream past; each unit adds the rows in order t.
@@ -270,6 +435,16 @@ void output_logits(const float* h, const float* w, const float* b, int n, int k,
 void k_logits_from_sums(const KernelNet& net, const float* sums, float* hidden, float* z) {
   activate_any(net.activation, sums, hidden, net.hidden);
   output_logits(hidden, net.w2, net.b2, net.hidden, net.k, z);
+}
+
+void k_logits_from_sums_pair(const KernelNet& net, const float* const* sums, float* const* hidden,
+                             float (*z)[4]) {
+  activate_any(net.activation, sums[0], hidden[0], net.hidden);
+  activate_any(net.activation, sums[1], hidden[1], net.hidden);
+  if (net.k == 3)
+    output_layer_pair<3>(hidden[0], hidden[1], net.w2, net.b2, net.hidden, z[0], z[1]);
+  else
+    output_layer_pair<4>(hidden[0], hidden[1], net.w2, net.b2, net.hidden, z[0], z[1]);
 }
 
 // g_k[j] = act'(a_j) Σ_m J[k][m] W2[j][m] into grad (k x hidden); deriv (hidden) is scratch.
@@ -693,6 +868,7 @@ constexpr FastKernels make_kernels(SimdPath path) {
                      k_hidden_sums_from_base,
                      k_hidden_sums_from_rows,
                      k_logits_from_sums,
+                     k_logits_from_sums_pair,
                      k_td_add_gradient,
                      k_td_update,
                      k_td_gradient,

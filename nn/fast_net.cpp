@@ -61,6 +61,8 @@ FastNet::FastNet(const ValueNet& net, SimdPath path) : net_(net) {
   base_sums_.assign(hidden_, 0.0f);
   sums_.assign(hidden_, 0.0f);
   act_.assign(act_size_, 0.0f);
+  sums2_.assign(hidden_, 0.0f);
+  act2_.assign(act_size_, 0.0f);
 }
 
 void FastNet::hidden_sums(const float* x, float* sums) const {
@@ -103,6 +105,27 @@ Evaluation FastNet::forward_from_base(const float* x) {
 Evaluation FastNet::forward_from_rows(const int* rows, const float* coef, int num_rows) {
   kernels_->hidden_sums_from_rows(view_, base_sums_.data(), rows, coef, num_rows, sums_.data());
   return evaluate_sums(sums_.data(), act_.data());
+}
+
+void FastNet::forward_from_rows(const int* rows, const float* coef, const int* offsets, int n,
+                                Evaluation* out) {
+  int c = 0;
+  if (!deep()) {
+    const float* sums[2] = {sums_.data(), sums2_.data()};
+    float* hidden[2] = {act_.data(), act2_.data()};
+    for (; c + 2 <= n; c += 2) {
+      for (int i = 0; i < 2; ++i)
+        kernels_->hidden_sums_from_rows(view_, base_sums_.data(), rows + offsets[c + i],
+                                        coef + offsets[c + i], offsets[c + i + 1] - offsets[c + i],
+                                        i == 0 ? sums_.data() : sums2_.data());
+      float z[2][4];
+      kernels_->logits_from_sums_pair(view_, sums, hidden, z);
+      out[c] = evaluation_from_logits(z[0], k_);
+      out[c + 1] = evaluation_from_logits(z[1], k_);
+    }
+  }
+  for (; c < n; ++c)
+    out[c] = forward_from_rows(rows + offsets[c], coef + offsets[c], offsets[c + 1] - offsets[c]);
 }
 
 void FastNet::evaluate_batch(const float* base, const float* inputs, int n, Evaluation* out) {

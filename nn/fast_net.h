@@ -111,6 +111,11 @@ class FastNet {
   // rows[t] (t < num_rows, rows increasing: Encoder::fill_difference's list); the same bits as
   // forward_from_base() of that input.
   Evaluation forward_from_rows(const int* rows, const float* coef, int num_rows);
+  // forward_from_rows() of n candidates, candidate c's list at rows/coef[offsets[c] ..
+  // offsets[c + 1]), into out[0..n): the same bits, two candidates at a time through one pass
+  // over the output layer where the net has one hidden layer.
+  void forward_from_rows(const int* rows, const float* coef, const int* offsets, int n,
+                         Evaluation* out);
   // n rows of `inputs`; incremental from `base` when base is non-null, dense otherwise.
   void evaluate_batch(const float* base, const float* inputs, int n, Evaluation* out);
 
@@ -127,7 +132,7 @@ class FastNet {
   std::vector<KernelLayer> upper_;
   KernelUpper upper_view_{};
   bool deep() const { return !upper_.empty(); }
-  std::vector<float> base_, base_sums_, sums_, act_;
+  std::vector<float> base_, base_sums_, sums_, act_, sums2_, act2_;  // *2_: a pair's second
 };
 
 class FastTd {

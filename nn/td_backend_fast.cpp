@@ -30,9 +30,7 @@ class FastTdBackend final : public TdBackend {
                   eval_.nonzero_inputs(base.data(), base_rows_.data(), base_values_.data()));
     td_.sync_rows(rows, offsets[n]);
     eval_.set_base(base.data());
-    for (int c = 0; c < n; ++c)
-      out[c] = eval_.forward_from_rows(rows + offsets[c], coef + offsets[c],
-                                       offsets[c + 1] - offsets[c]);
+    eval_.forward_from_rows(rows, coef, offsets, n, out.data());
   }
   void start_game() override { td_.clear(); }
   void set_lambda(float lambda) override { td_.set_lambda(lambda); }

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/error.h"
@@ -93,38 +94,64 @@ TEST(FastNet, IncrementalForwardEqualsDenseForEveryCandidate) {
 
 // The training loop's path: candidates as Encoder::fill_difference lists, evaluated from the
 // base's sums, give the bits of the incremental forward of their full encodings (on every kernel
-// path this CPU has).
+// path this CPU has), one at a time and as a batch (two at a time through the output layer; odd
+// and even counts of candidates, widths with and without a partial block of eight, K = 3 and 4).
 TEST(FastNet, ForwardFromDifferencesGivesTheIncrementalBits) {
+  struct Net {
+    int hidden;
+    Activation activation;
+    int outputs;
+  };
   for (SimdPath path : {SimdPath::Scalar, SimdPath::Avx2, SimdPath::Avx512}) {
     if (!simd_path_supported(path)) continue;
     for (const char* encoder : {"raw-v1", "extended-v1"}) {
-      ValueNet net = spread_net(shape_of(encoder, 96, Activation::Sigmoid, 3), 4);
-      FastNet a(net, path), b(net, path);
-      const Encoder& enc = net.encoder();
-      const int ni = enc.num_inputs();
-      Rng rng(19);
-      MoveList moves;
-      std::vector<float> base(ni), x(ni), scratch(ni), coef(ni);
-      std::vector<int> rows(ni);
-      int candidates = 0;
-      for (const Position& pos : sample_positions(9, 2)) {
-        generate_moves(pos, testing::random_dice(rng), Rules{}, moves);
-        const Position base_pos = pos.with_side_to_move(~pos.side_to_move());
-        enc.fill(base_pos, base);
-        a.set_base(base.data());
-        b.set_base(base.data());
-        for (const MoveResult& m : moves) {
-          enc.fill(m.position, x);
-          const int k =
-              enc.fill_difference(base_pos, base, m.position, rows.data(), coef.data(), scratch);
-          const Evaluation full = a.forward_from_base(x.data());
-          const Evaluation diff = b.forward_from_rows(rows.data(), coef.data(), k);
-          ASSERT_EQ(std::memcmp(&full, &diff, sizeof full), 0)
-              << simd_path_name(path) << " " << encoder << " candidate " << candidates;
-          ++candidates;
+      for (const Net& shape : {Net{96, Activation::Sigmoid, 3}, Net{53, Activation::Tanh, 4}}) {
+        ValueNet net =
+            spread_net(shape_of(encoder, shape.hidden, shape.activation, shape.outputs), 4);
+        FastNet a(net, path), b(net, path);
+        const Encoder& enc = net.encoder();
+        const int ni = enc.num_inputs();
+        Rng rng(19);
+        MoveList moves;
+        std::vector<float> base(ni), x(ni), scratch(ni), coef(ni), all_coef;
+        std::vector<int> rows(ni), all_rows, offsets;
+        std::vector<Evaluation> full, batch;
+        int candidates = 0, odd = 0;
+        for (const Position& pos : sample_positions(9, 2)) {
+          generate_moves(pos, testing::random_dice(rng), Rules{}, moves);
+          const Position base_pos = pos.with_side_to_move(~pos.side_to_move());
+          enc.fill(base_pos, base);
+          a.set_base(base.data());
+          b.set_base(base.data());
+          full.clear();
+          offsets.assign(1, 0);
+          for (const MoveResult& m : moves) {
+            enc.fill(m.position, x);
+            const int k =
+                enc.fill_difference(base_pos, base, m.position, rows.data(), coef.data(), scratch);
+            full.push_back(a.forward_from_base(x.data()));
+            const Evaluation diff = b.forward_from_rows(rows.data(), coef.data(), k);
+            ASSERT_EQ(std::memcmp(&full.back(), &diff, sizeof diff), 0)
+                << simd_path_name(path) << " " << encoder << " candidate " << candidates;
+            all_rows.resize(static_cast<size_t>(offsets.back() + k));
+            all_coef.resize(all_rows.size());
+            std::copy_n(rows.data(), k, all_rows.data() + offsets.back());
+            std::copy_n(coef.data(), k, all_coef.data() + offsets.back());
+            offsets.push_back(offsets.back() + k);
+            ++candidates;
+          }
+          const int n = static_cast<int>(moves.size());
+          odd += n % 2;
+          batch.assign(full.size(), Evaluation{});
+          b.forward_from_rows(all_rows.data(), all_coef.data(), offsets.data(), n, batch.data());
+          for (int c = 0; c < n; ++c)
+            ASSERT_EQ(std::memcmp(&full[c], &batch[c], sizeof full[c]), 0)
+                << simd_path_name(path) << " " << encoder << " batch of " << n << ", candidate "
+                << c;
         }
+        EXPECT_GT(candidates, 300);
+        EXPECT_GT(odd, 0);
       }
-      EXPECT_GT(candidates, 300);
     }
   }
 }

@@ -175,6 +175,42 @@ void expect_same(const TurnDistribution& table, const Dist& brute, const std::st
   EXPECT_NEAR(sum, 1.0, 1e-5) << what;
 }
 
+// index_of reads the mover's board directly: the rank of the side's counts by count(), or none
+// when a checker is beyond the table's points, for both sides and either side to move (whole
+// games, and every 3-point arrangement of White against a few of Black's).
+TEST(BearoffTable, IndexOfIsTheRankOfTheSidesCounts) {
+  const BearoffTable table = BearoffTable::build(3);
+  std::vector<Position> positions;
+  Rng rng(9);
+  for (testing::Policy policy : testing::kAllPolicies)
+    for (const Position& pos : testing::game_positions(rng, Rules{}, policy))
+      positions.push_back(pos);
+  for (uint32_t i = 0; i < table.size(); i += 7) {
+    const Arrangement a = table.index().unrank(i);
+    positions.push_back(race_position({a[0], a[1], a[2]}, {1, 0, 2, 0, 1}));
+  }
+  int indexed = 0;
+  for (const Position& pos : positions) {
+    for (const Position& p : {pos, pos.with_side_to_move(~pos.side_to_move())}) {
+      for (Side s : {Side::White, Side::Black}) {
+        Arrangement a{};
+        bool beyond = false;
+        for (int r = 1; r <= kNumPoints; ++r) {
+          const int c = p.count(s, r);
+          if (c > 0 && r > table.points()) beyond = true;
+          if (c > 0 && r <= table.points()) a[static_cast<size_t>(r - 1)] = static_cast<uint8_t>(c);
+        }
+        const std::optional<uint32_t> expected =
+            beyond ? std::nullopt : std::optional<uint32_t>(table.index().rank(a));
+        ASSERT_EQ(table.index_of(p, s), expected)
+            << format_pos(p) << (s == Side::White ? " White" : " Black");
+        indexed += expected.has_value();
+      }
+    }
+  }
+  EXPECT_GT(indexed, 200);
+}
+
 TEST(BearoffTable, MatchesBruteForceExpectimaxOnThreePoints) {
   // Every arrangement of up to 15 checkers on the last 3 points (816), both distributions,
   // against a memoised recursion over the engine's legal moves keyed by arrangement.
