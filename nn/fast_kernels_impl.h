@@ -154,8 +154,10 @@ inline VecF activate_vector(VecF a) {
     return v_set(2.0f) / one_plus_exp_neg(v_set(2.0f) * a) - v_set(1.0f);
 }
 
-// Whole vectors, then the last n mod kLanes units through one padded vector (so every unit gets
-// the same operations wherever it is).
+// Whole vectors, then the last n mod kLanes units by activate_plain, which computes the same
+// bits per unit (above). (Not through a padded vector on the stack: a local array the vector
+// code takes the address of gets 64-byte alignment that AddressSanitizer's fake stack,
+// detect_stack_use_after_return, does not keep, and the aligned move faults.)
 template <uint8_t A>
 void activate(const float* a, float* h, int n) {
   if constexpr (A == kRelu) {
@@ -163,11 +165,7 @@ void activate(const float* a, float* h, int n) {
   } else {
     int j = 0;
     for (; j + kLanes <= n; j += kLanes) store(h + j, activate_vector<A>(load<VecF>(a + j)));
-    if (j == n) return;
-    float pad[kLanes] = {};
-    for (int i = j; i < n; ++i) pad[i - j] = a[i];
-    store(pad, activate_vector<A>(load<VecF>(pad)));
-    for (int i = j; i < n; ++i) h[i] = pad[i - j];
+    if (j < n) activate_plain<A>(a + j, h + j, n - j);
   }
 }
 #else
