@@ -9,22 +9,6 @@ bool opening_excludes_doubles(const Position& pos, const Rules& rules) {
   return rules.opening == Opening::NoDoubles && pos == Position::start();
 }
 
-std::optional<Outcome> game_outcome(const Position& pos, const Rules& rules) {
-  const int white_off = pos.off(Side::White), black_off = pos.off(Side::Black);
-  auto win = [](Side w, int loser_off) { return Outcome{w, loser_off == 0 ? 2 : 1}; };
-  if (black_off == kNumCheckers) {
-    // Black can only finish second under last_roll_draw, on its extra turn.
-    if (white_off == kNumCheckers) return Outcome{std::nullopt, 0};
-    return win(Side::Black, white_off);
-  }
-  if (white_off == kNumCheckers) {
-    if (rules.last_roll_draw && pos.side_to_move() == Side::Black)
-      return std::nullopt;  // Black's last turn
-    return win(Side::White, black_off);
-  }
-  return std::nullopt;
-}
-
 std::string format_outcome(const Outcome& o) {
   if (o.is_draw()) return "draw";
   return std::string(*o.winner == Side::White ? "white " : "black ") + std::to_string(o.points);

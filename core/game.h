@@ -29,8 +29,21 @@ struct Outcome {
   bool operator==(const Outcome&) const = default;
 };
 
-// The outcome if `pos` ends the game under `rules`, else empty.
-std::optional<Outcome> game_outcome(const Position& pos, const Rules& rules);
+// The outcome if `pos` ends the game under `rules`, else empty. Inline: search and self-play
+// ask it of every position they value, and nearly always nobody has finished.
+inline std::optional<Outcome> game_outcome(const Position& pos, const Rules& rules) {
+  const int white_off = pos.off(Side::White), black_off = pos.off(Side::Black);
+  if (white_off != kNumCheckers && black_off != kNumCheckers) return std::nullopt;
+  auto win = [](Side w, int loser_off) { return Outcome{w, loser_off == 0 ? 2 : 1}; };
+  if (black_off == kNumCheckers) {
+    // Black can only finish second under last_roll_draw, on its extra turn.
+    if (white_off == kNumCheckers) return Outcome{std::nullopt, 0};
+    return win(Side::Black, white_off);
+  }
+  if (rules.last_roll_draw && pos.side_to_move() == Side::Black)
+    return std::nullopt;  // White has finished: Black's last turn
+  return win(Side::White, black_off);
+}
 
 std::string format_outcome(const Outcome& o);  // "white 1", "black 2", "draw"
 

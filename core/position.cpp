@@ -54,12 +54,6 @@ std::array<int, kNumPoints> Position::points() const {
   return a;
 }
 
-int Position::count(Side s, int r) const {
-  if (s == side_) return board_[r - 1] > 0 ? board_[r - 1] : 0;
-  int v = board_[opponent_route(r) - 1];
-  return v < 0 ? -v : 0;
-}
-
 int Position::pips(Side s) const {
   int total = 0;
   for (int r = 1; r <= kNumPoints; ++r) total += r * count(s, r);

@@ -39,8 +39,13 @@ class Position {
   int at_point(int p) const;
   // Absolute counts for points 1..24 (White positive).
   std::array<int, kNumPoints> points() const;
-  // Checkers of side s at its own route coordinate r (>= 0).
-  int count(Side s, int r) const;
+  // Checkers of side s at its own route coordinate r (>= 0). Inline: the race tests and table
+  // lookups of search and self-play ask it of every position they value.
+  int count(Side s, int r) const {
+    if (s == side_) return board_[r - 1] > 0 ? board_[r - 1] : 0;
+    const int v = board_[opponent_route(r) - 1];
+    return v < 0 ? -v : 0;
+  }
   int off(Side s) const { return s == side_ ? own_off_ : opp_off_; }
   int on_board(Side s) const { return kNumCheckers - off(s); }
   // Pip count of side s: sum of route coordinates of its checkers (start: 360).

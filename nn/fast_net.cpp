@@ -111,13 +111,13 @@ void FastNet::forward_from_rows(const int* rows, const float* coef, const int* o
                                 Evaluation* out) {
   int c = 0;
   if (!deep()) {
-    const float* sums[2] = {sums_.data(), sums2_.data()};
+    float* sums[2] = {sums_.data(), sums2_.data()};
     float* hidden[2] = {act_.data(), act2_.data()};
     for (; c + 2 <= n; c += 2) {
       for (int i = 0; i < 2; ++i)
         kernels_->hidden_sums_from_rows(view_, base_sums_.data(), rows + offsets[c + i],
                                         coef + offsets[c + i], offsets[c + i + 1] - offsets[c + i],
-                                        i == 0 ? sums_.data() : sums2_.data());
+                                        sums[i]);
       float z[2][4];
       kernels_->logits_from_sums_pair(view_, sums, hidden, z);
       out[c] = evaluation_from_logits(z[0], k_);

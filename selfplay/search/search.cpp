@@ -19,13 +19,6 @@ Evaluation outcome_evaluation(const Outcome& o, Side me) {
   return *o.winner == me ? Evaluation{1, mars, 0, 0} : Evaluation{0, 0, mars, 0};
 }
 
-// game_outcome() with its common answer inline: nobody has borne off all 15 (asked of every
-// child the search values).
-std::optional<Outcome> outcome_of(const Position& p, const Rules& rules) {
-  if (p.own_off() != kNumCheckers && p.opp_off() != kNumCheckers) return std::nullopt;
-  return game_outcome(p, rules);
-}
-
 void add_scaled(Evaluation& acc, const Evaluation& e, float w) {
   acc.win += w * e.win;
   acc.win_mars += w * e.win_mars;
@@ -68,7 +61,7 @@ bool better(const ScoredMove& a, const ScoredMove& b) {
 
 std::optional<Evaluation> exact_evaluation(const Position& pos, const Rules& rules) {
   const Side me = pos.side_to_move();
-  if (auto o = outcome_of(pos, rules)) return outcome_evaluation(*o, me);
+  if (auto o = game_outcome(pos, rules)) return outcome_evaluation(*o, me);
   if (pos.off(~me) != kNumCheckers) return std::nullopt;
   // White has finished and Black plays its last turn (last_roll_draw): after it the game is
   // decided, so the value is exact over the 21 rolls, Black choosing its best outcome.
@@ -80,7 +73,7 @@ std::optional<Evaluation> exact_evaluation(const Position& pos, const Rules& rul
     Evaluation best{0, 0, 0, 0};
     float best_eq = -std::numeric_limits<float>::infinity();
     for (const auto& m : moves) {
-      auto o = outcome_of(m.position, rules);
+      auto o = game_outcome(m.position, rules);
       // After Black's extra turn White is to move with all off: always an end.
       Evaluation e = o ? outcome_evaluation(*o, me) : Evaluation{0, 0, 0, 0};
       if (e.equity() > best_eq) best_eq = e.equity(), best = e;
@@ -145,7 +138,7 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
     // Distinct positions and nothing cached: the same values without the cache's lookups.
     for (size_t i = 0; i < n; ++i) {
       const Position& c = children[i];
-      if (auto o = outcome_of(c, rules_)) {
+      if (auto o = game_outcome(c, rules_)) {
         lv.evals[i] = outcome_evaluation(*o, c.side_to_move());
       } else if (auto v = settled_value(c)) {
         lv.evals[i] = *v;
@@ -178,7 +171,7 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
     }
     const Position& c = children[i];
     const size_t slot = lv.slots[i];
-    if (auto o = outcome_of(c, rules_)) {
+    if (auto o = game_outcome(c, rules_)) {
       lv.evals[i] = outcome_evaluation(*o, c.side_to_move());
       continue;
     }
@@ -216,7 +209,7 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
 
 Evaluation Search::evaluate(const Position& pos, int depth) {
   Evaluation out;
-  if (auto o = outcome_of(pos, rules_)) return outcome_evaluation(*o, pos.side_to_move());
+  if (auto o = game_outcome(pos, rules_)) return outcome_evaluation(*o, pos.side_to_move());
   if (cache_.lookup(pos, depth, out)) return out;
   if (auto t = table_evaluation(options_.tables, pos, rules_)) {
     out = *t;  // exact at every depth
@@ -307,7 +300,7 @@ void Search::score_moves(const Position& pos, const MoveList& moves, int ply,
   out.clear();
   for (size_t i = 0; i < moves.size(); ++i) {
     const Position& c = moves[i].position;
-    const bool exact = outcome_of(c, rules_) || (options_.tables && options_.tables->covers(c));
+    const bool exact = game_outcome(c, rules_) || (options_.tables && options_.tables->covers(c));
     out.push_back(ScoredMove{i, lv.evals[i].flipped(), 0, exact});
   }
   std::sort(out.begin(), out.end(), better);
@@ -333,7 +326,7 @@ ScoredMove Search::best_scored(const Position& pos, const MoveList& moves) {
     if (better(m, best)) best = m;
   }
   const Position& c = moves[best.index].position;
-  best.exact = outcome_of(c, rules_) || (options_.tables && options_.tables->covers(c));
+  best.exact = game_outcome(c, rules_) || (options_.tables && options_.tables->covers(c));
   return best;
 }
 

@@ -83,14 +83,9 @@ TurnDistribution BearoffTable::first_off(uint32_t index) const {
 }
 
 std::optional<uint32_t> BearoffTable::index_of(const Position& pos, Side s) const {
-  // Position::count() read straight from the mover's board (the search asks this of both sides
-  // of every race position it values).
-  const auto& board = pos.mover_board();
-  const bool mover = s == pos.side_to_move();
   Arrangement a{};
   for (int r = 1; r <= kNumPoints; ++r) {
-    const int v = mover ? board[r - 1] : -board[opponent_route(r) - 1];
-    const int c = v > 0 ? v : 0;
+    const int c = pos.count(s, r);
     if (c == 0) continue;
     if (r > points()) return std::nullopt;
     a[static_cast<size_t>(r - 1)] = static_cast<uint8_t>(c);
