@@ -55,6 +55,7 @@ void add_benchmark_command(CLI::App& app) {
   struct BuildArgs {
     std::string out, game_agents = "random,heuristic";
     std::vector<std::string> rules;
+    bool no_luck = false;
     BenchmarkBuildOptions o;
   };
   auto b = std::make_shared<BuildArgs>();
@@ -80,17 +81,23 @@ void add_benchmark_command(CLI::App& app) {
   build->add_option("--trials", b->o.trials, "Rollout trials per candidate")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
+  auto* luck_turns =
+      build
+          ->add_option("--luck-turns", b->o.luck_turns,
+                       "Luck-adjusted turns per trial when the rollout agent has a net (0 = all)")
+          ->capture_default_str()
+          ->check(CLI::Range(0, 10000));
   build
-      ->add_option("--luck-turns", b->o.luck_turns,
-                   "Luck-adjusted turns per trial when the rollout agent has a net (0 = all)")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 10000));
+      ->add_flag("--no-luck", b->no_luck,
+                 "Plain (stratified) trials: no luck adjustment (cheaper per trial at 0-ply)")
+      ->excludes(luck_turns);
   build->add_option("--threads", b->o.threads, "Rollout threads (results do not depend on it)")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
   add_rule_option(*build, b->rules);
   build->callback([b] {
     b->o.rules = rules_from(b->rules);
+    b->o.luck_adjust = !b->no_luck;
     b->o.game_agents.clear();
     std::string rest = b->game_agents;
     for (size_t comma; (comma = rest.find(',')) != std::string::npos; rest.erase(0, comma + 1))

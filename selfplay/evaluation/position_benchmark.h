@@ -86,6 +86,10 @@ struct BenchmarkBuildOptions {
   // Turns of each trial that are luck-adjusted when the rollout agent has a net (RolloutOptions::
   // luck_turns; 0 = every turn). Each adjusted turn costs a 1-ply evaluation.
   int luck_turns = 0;
+  // Luck adjustment at all (RolloutOptions::luck_adjust). Off, trials are plain but still
+  // stratified: with a 0-ply rollout agent a plain trial costs ~1/20 of an adjusted one and,
+  // with many trials, buys more precision per second (bench/positions/README.md).
+  bool luck_adjust = true;
   int threads = 1;
   Rules rules;
 };

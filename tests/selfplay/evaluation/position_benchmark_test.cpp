@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -12,8 +13,10 @@
 #include "core/error.h"
 #include "core/pos_text.h"
 #include "core/position_id.h"
+#include "core/random.h"
 #include "selfplay/agents/callback_agent.h"
 #include "selfplay/evaluation/analysis.h"
+#include "selfplay/evaluation/rollout.h"
 #include "selfplay/search/agent_kinds.h"
 #include "selfplay/search/net_agent.h"
 #include "tests/support/temp_dir.h"
@@ -74,6 +77,42 @@ TEST(PositionBenchmark, ResumedBuildEqualsOneRunAndReadsBack) {
   BenchmarkBuildOptions other = o;
   other.trials = 8;
   EXPECT_THROW(build_benchmark(other, resumed, make_agent), Error);
+}
+
+TEST(PositionBenchmark, PlainTrialsOfANetRolloutAgentSkipTheLuckAdjustment) {
+  testing::TempDir dir;
+  const std::string net = dir.file("net.pt");
+  ValueNet::create(NetShape{}, 3).save(net, CheckpointInfo{});
+  BenchmarkBuildOptions o = small_options();
+  o.decisions = 5;
+  o.rollout_agent = "net:" + net;
+  o.luck_adjust = false;
+  const std::string plain = dir.file("plain.txt"), lucky = dir.file("lucky.txt");
+  build_benchmark(o, plain, make_agent);
+  const BenchmarkSet set = read_benchmark(plain);
+  EXPECT_NE(std::find(set.header.begin(), set.header.end(), " luck-adjusted turns per trial: none"),
+            set.header.end());
+  // Every rolled-out candidate is the plain rollout of its result on the decision's dice.
+  RolloutOptions ro;
+  ro.trials = o.trials;
+  ro.luck_adjust = false;
+  int checked = 0;
+  for (size_t i = 0; i < set.decisions.size(); ++i) {
+    ro.seed = Rng(o.seed).split(1000003 + i).next();
+    for (const auto& c : set.decisions[i].candidates) {
+      if (game_outcome(c.result, Rules{})) continue;
+      const RolloutResult r = rollout(
+          c.result, [&] { return make_agent(o.rollout_agent, Rules{}); }, {}, ro);
+      EXPECT_FALSE(r.luck_adjusted);
+      EXPECT_NEAR(c.equity, -r.equity().mean, 1e-5);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 10);
+  // With the adjustment on (the default) the same build labels differently.
+  o.luck_adjust = true;
+  build_benchmark(o, lucky, make_agent);
+  EXPECT_NE(read_all(lucky), read_all(plain));
 }
 
 TEST(PositionBenchmark, ReadingNamesTheFileAndLine) {
