@@ -80,8 +80,9 @@ inline void require_valid(const Position& pos) {
 
 inline Position position_arg(py::handle h) {
   if (py::isinstance<Position>(h)) return h.cast<Position>();
-  if (py::isinstance<py::str>(h)) return parse_pos(h.cast<std::string>());
-  throw py::type_error("position: expected nardy.Position or POS text, got " + type_name(h));
+  if (py::isinstance<py::str>(h)) return parse_position(h.cast<std::string>());
+  throw py::type_error("position: expected nardy.Position, POS text or a position ID, got " +
+                       type_name(h));
 }
 
 // Seeds are Python ints; pybind11 has already rejected other types (TypeError).

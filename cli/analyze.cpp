@@ -26,7 +26,8 @@ void add_analyze_command(CLI::App& app) {
       "A net agent (net:PATH[:ply=N]...) scores them by its search at its ply; other agents "
       "(random,\n"
       "heuristic) by rollouts of each move with --trials games (standard errors shown).");
-  cmd->add_option("args", a->positional, "POS D1 D2 (POS quoted as one argument, or as two)")
+  cmd->add_option("args", a->positional,
+                  "POS D1 D2 (POS quoted as one argument, or as two; or a position ID)")
       ->required()
       ->allow_extra_args();
   add_agent_option(*cmd, a->agent, "Agent spec");

@@ -53,7 +53,7 @@ void add_bearoff_command(CLI::App& app) {
   auto o = std::make_shared<OddsArgs>();
   auto* odds = cmd->add_subcommand(
       "odds", "Exact win/mars odds of a race POS for the side to move, from the table");
-  odds->add_option("pos", o->positional, "POS (quoted as one argument, or as two)")
+  odds->add_option("pos", o->positional, "POS (quoted as one argument, or as two) or a position ID")
       ->required()
       ->allow_extra_args();
   odds->add_option("--table", o->table,
@@ -61,7 +61,7 @@ void add_bearoff_command(CLI::App& app) {
   add_rule_option(*odds, o->rules);
   odds->callback([o] {
     const Rules rules = rules_from(o->rules);
-    const Position pos = parse_pos(join_pos_args(o->positional, o->positional.size()));
+    const Position pos = parse_position(join_pos_args(o->positional, o->positional.size()));
     std::optional<BearoffTable> own;
     const BearoffTable* table = nullptr;
     if (!o->table.empty()) {

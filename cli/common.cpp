@@ -103,10 +103,11 @@ std::vector<std::string> positions_not_options(CLI::App& app, int argc, char** a
 
 PosDiceArgs parse_pos_dice_args(const std::string& cmd, const std::vector<std::string>& args) {
   if (args.size() != 3 && args.size() != 4)
-    throw Error(cmd + ": expected POS D1 D2, got " + std::to_string(args.size()) + " arguments");
+    throw Error(cmd + ": expected POS (or a position ID) D1 D2, got " +
+                std::to_string(args.size()) + " arguments");
   const size_t npos = args.size() - 2;
   PosDiceArgs out;
-  out.pos = parse_pos(join_pos_args(args, npos));
+  out.pos = parse_position(join_pos_args(args, npos));
   try {
     out.dice = make_dice(parse_die(args[npos]), parse_die(args[npos + 1]));
   } catch (const Error& e) {

@@ -19,7 +19,8 @@ void add_legal_command(CLI::App& app) {
       "legal",
       "Print every legal result of a roll as POS<TAB>NOTATION, one per line, sorted by position.\n"
       "A roll with no legal step prints the same board with the other side to move and 'pass'.");
-  cmd->add_option("args", args->positional, "POS D1 D2 (POS quoted as one argument)")
+  cmd->add_option("args", args->positional,
+                  "POS D1 D2 (POS quoted as one argument, or a position ID)")
       ->required()
       ->allow_extra_args();
   add_rule_option(*cmd, args->rules);

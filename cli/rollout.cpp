@@ -32,7 +32,7 @@ void add_rollout_command(CLI::App& app) {
       "--dice,\n"
       "for the player making that move). Variance reduction: stratified first two rolls, and luck\n"
       "adjustment with a net's 0-ply evaluation (the agent's own net, or --luck-net).");
-  cmd->add_option("pos", a->positional, "POS (quoted as one argument, or as two)")
+  cmd->add_option("pos", a->positional, "POS (quoted as one argument, or as two) or a position ID")
       ->required()
       ->allow_extra_args();
   cmd->add_option("--move", a->move, "Roll out the position after this move (needs --dice)");
@@ -59,7 +59,7 @@ void add_rollout_command(CLI::App& app) {
       throw Error("rollout: expected one POS, got " + std::to_string(a->positional.size()) +
                   " arguments");
     const Rules rules = rules_from(a->rules);
-    Position pos = parse_pos(join_pos_args(a->positional, a->positional.size()));
+    Position pos = parse_position(join_pos_args(a->positional, a->positional.size()));
     const bool after_move = !a->move.empty();
     if (after_move != !a->dice.empty()) throw Error("rollout: --move and --dice go together");
     std::string header = format_pos(pos);

@@ -26,7 +26,7 @@ void add_show_command(CLI::App& app) {
   cmd->add_option("--title", a->title, "Caption above the SVG board");
   cmd->callback([a] {
     std::string text = join_pos_args(a->positional, a->positional.size());
-    Position pos = text.find(',') == std::string::npos ? parse_position_id(text) : parse_pos(text);
+    Position pos = parse_position(text);
     std::cout << draw_board(pos) << "POS " << format_pos(pos) << "\nID  " << position_id(pos)
               << "\n";
     if (!a->svg.empty()) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/error.h"
+#include "core/position_id.h"
 
 namespace nardy {
 
@@ -120,6 +121,22 @@ std::string draw_board(const Position& pos) {
   s += buf;
   s += std::string("To move: ") + (pos.side_to_move() == Side::White ? "White" : "Black") + "\n";
   return s;
+}
+
+Position parse_position(std::string_view text) {
+  if (text.find(',') != std::string_view::npos) return parse_pos(text);
+  std::string_view id = text;
+  while (!id.empty() && std::isspace(static_cast<unsigned char>(id.front()))) id.remove_prefix(1);
+  while (!id.empty() && std::isspace(static_cast<unsigned char>(id.back()))) id.remove_suffix(1);
+  try {
+    return parse_position_id(id);
+  } catch (const Error& e) {
+    // parse_position_id's messages read "position ID 'ID': why"; keep the why.
+    const std::string message = e.what(), prefix = "position ID " + quote(std::string(id)) + ": ";
+    const std::string why = message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message;
+    throw Error("position " + quote(std::string(text)) +
+                ": neither POS text (it has no commas) nor a position ID (" + why + ")");
+  }
 }
 
 }  // namespace nardy

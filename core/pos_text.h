@@ -18,6 +18,11 @@ namespace nardy {
 Position parse_pos(std::string_view text);
 std::string format_pos(const Position& pos);
 
+// A position given either way: POS text (it has commas) or a 14-character position ID
+// (core/position_id.h). What the command line and the HTTP API accept wherever they take a
+// position; throws Error naming the text and the problem.
+Position parse_position(std::string_view text);
+
 // A text drawing of the board for terminals: points numbered, both colours (W/B with counts),
 // borne-off counts and pip counts, the side to move.
 std::string draw_board(const Position& pos);

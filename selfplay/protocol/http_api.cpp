@@ -58,9 +58,7 @@ auto parsing(const std::string& name, F&& f) {
 // POS text (it has commas) or a position ID.
 Position parse_position_param(const Params& q, const std::string& name = "pos") {
   const std::string text = required(q, name);
-  return parsing(name, [&] {
-    return text.find(',') != std::string::npos ? parse_pos(text) : parse_position_id(text);
-  });
+  return parsing(name, [&] { return parse_position(text); });
 }
 
 Dice parse_dice_param(const Params& q) {

@@ -143,7 +143,8 @@ TEST_F(NardyCli, LegalRejectsBadInput) {
        "nardy: position '1,2,3 w': expected 24 point counts, got 3\n"},
       {{"legal", kStart, "7", "5"}, "nardy: legal: die '7' is not 1..6\n"},
       {{"legal", kStart, "6", "x"}, "nardy: legal: die 'x' is not 1..6\n"},
-      {{"legal", kStart, "6"}, "nardy: legal: expected POS D1 D2, got 2 arguments\n"},
+      {{"legal", kStart, "6"},
+       "nardy: legal: expected POS (or a position ID) D1 D2, got 2 arguments\n"},
       {{"legal", kStart, "6", "5", "--rule", "head_exception=loose"},
        "nardy: rule 'head_exception': unknown value 'loose' (expected one of: standard, strict, "
        "none)\n"},
@@ -160,6 +161,36 @@ TEST_F(NardyCli, LegalRejectsBadInput) {
   }
 }
 
+// Every command that takes a position takes its ID as well (the benchmark set lists IDs).
+TEST_F(NardyCli, CommandsTakePositionIdsAsWellAsPosText) {
+  const std::string id = "-_PAAAw__BAAAA";  // the start
+  for (const auto& [by_pos, by_id] :
+       std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>>{
+           {{"legal", kStart, "4", "2"}, {"legal", id, "4", "2"}},
+           {{"analyze", kStart, "4", "2", "--agent", "heuristic", "--trials", "2"},
+            {"analyze", id, "4", "2", "--agent", "heuristic", "--trials", "2"}},
+           {{"rollout", kStart, "--trials", "3"}, {"rollout", id, "--trials", "3"}}}) {
+    const CliRun a = run_nardy(by_pos), b = run_nardy(by_id);
+    EXPECT_EQ(a.exit_code, 0) << a.err;
+    EXPECT_FALSE(a.out.empty());
+    // All but the rollout's timing line ("0.01 s (300 trials/s ...").
+    auto body = [](const std::string& s) {
+      std::string out;
+      std::istringstream in(s);
+      for (std::string line; std::getline(in, line);)
+        if (line.find(" s (") == std::string::npos) out += line + "\n";
+      return out;
+    };
+    EXPECT_EQ(body(b.out), body(a.out)) << by_id[0];
+    EXPECT_EQ(b.exit_code, 0) << b.err;
+  }
+  const CliRun bad = run_nardy({"rollout", "not-an-id"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err,
+            "nardy: position 'not-an-id': neither POS text (it has no commas) nor a position ID "
+            "(expected 14 characters, got 9)\n");
+}
+
 TEST_F(NardyCli, ShowDrawsAndRejectsBadInput) {
   CliRun ok = run_nardy({"show", kStart});
   EXPECT_EQ(ok.exit_code, 0);
@@ -167,7 +198,9 @@ TEST_F(NardyCli, ShowDrawsAndRejectsBadInput) {
   EXPECT_NE(ok.out.find("ID  "), std::string::npos) << ok.out;
   CliRun bad_id = run_nardy({"show", "x"});
   EXPECT_EQ(bad_id.exit_code, 2);
-  EXPECT_EQ(bad_id.err, "nardy: position ID 'x': expected 14 characters, got 1\n");
+  EXPECT_EQ(bad_id.err,
+            "nardy: position 'x': neither POS text (it has no commas) nor a position ID (expected "
+            "14 characters, got 1)\n");
   CliRun bad_pos = run_nardy({"show", "1,2 w"});
   EXPECT_EQ(bad_pos.exit_code, 2);
   EXPECT_EQ(bad_pos.err, "nardy: position '1,2 w': expected 24 point counts, got 2\n");

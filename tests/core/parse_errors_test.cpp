@@ -69,6 +69,24 @@ TEST(ParsePos, AcceptsSurroundingWhitespaceAndSigns) {
   EXPECT_EQ(format_pos(parse_pos(kStartCounts + " b")), kStartCounts + " b");
 }
 
+// ---- parse_position: POS text or an ID ----
+
+TEST(ParsePosition, TakesPosTextOrAnIdAndNamesWhatItGot) {
+  const Position mid = parse_pos("0,0,0,0,0,0,-1,0,0,0,0,-14,0,0,0,0,0,0,1,0,0,1,0,13 b");
+  EXPECT_EQ(parse_position(format_pos(mid)), mid);
+  EXPECT_EQ(parse_position(position_id(mid)), mid);
+  EXPECT_EQ(parse_position(" " + position_id(mid) + "\n"), mid);
+  // Text with commas is read as POS text, and its own message says why it is not one.
+  EXPECT_EQ(error_of([] { parse_position("1,2 w"); }),
+            "position '1,2 w': expected 24 point counts, got 2");
+  EXPECT_EQ(error_of([] { parse_position("start"); }),
+            "position 'start': neither POS text (it has no commas) nor a position ID (expected 14 "
+            "characters, got 5)");
+  EXPECT_EQ(error_of([] { parse_position("______________"); }),
+            "position '______________': neither POS text (it has no commas) nor a position ID "
+            "(truncated: fewer than 24 points for White)");
+}
+
 // ---- parse_position_id ----
 
 TEST(ParsePositionId, Errors) {

@@ -339,6 +339,13 @@ def test_random_game_in_threads_matches_sequential():
 # ---- errors ----------------------------------------------------------------------------------
 
 
+def test_functions_taking_a_position_take_its_id():
+    start_id = Position.start().id
+    assert nardy.board_svg(start_id) == nardy.board_svg(START)
+    with pytest.raises(NardyError, match="neither POS text"):
+        nardy.board_svg("start")
+
+
 def test_nardy_error_is_a_value_error():
     assert issubclass(NardyError, ValueError)
     assert NardyError.__module__ == "nardy"
