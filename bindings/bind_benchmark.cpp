@@ -68,9 +68,11 @@ void bind_benchmark(py::module_& m) {
         "FILE`:\n"
         "a dict with 'overall' and 'phases' (mean_millipoints, ci95_low/high, share_over_0_1, "
         "outside,\n"
-        "decisions), 'agent', 'set' and the printed 'text'. set=None: the repository's set. GIL "
-        "released;\n"
-        "Ctrl-C stops it.");
+        "decisions, and for sets with halves of trials 'cross_fitted': the loss with the best "
+        "picked on\n"
+        "one half and measured on the other), 'agent', 'set' and the printed 'text'. set=None: "
+        "the\n"
+        "repository's set. GIL released; Ctrl-C stops it.");
   m.def("race_odds", &race_odds_py, py::arg("position"), py::arg("rules") = py::none(),
         "Exact odds of a race position for the side to move from the race table (win, "
         "win_mars,\n"

@@ -78,9 +78,10 @@ void add_benchmark_command(CLI::App& app) {
   build->add_option("--max-candidates", b->o.max_candidates, "Candidates kept per decision")
       ->capture_default_str()
       ->check(CLI::Range(5, 10000));
-  build->add_option("--trials", b->o.trials, "Rollout trials per candidate")
+  build
+      ->add_option("--trials", b->o.trials, "Rollout trials per candidate (two halves, kept apart)")
       ->capture_default_str()
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
+      ->check(CLI::Range(int64_t{2}, int64_t{1} << 30));
   auto* luck_turns =
       build
           ->add_option("--luck-turns", b->o.luck_turns,

@@ -57,9 +57,13 @@ std::string format_decision(const BenchmarkDecision& d) {
   std::string s = "decision " + position_id(d.pos) + " " + std::to_string(d.dice.d1) +
                   std::to_string(d.dice.d2) + " " + phase_name(d.phase) + " " +
                   std::to_string(d.candidates.size()) + "\n";
-  char buf[64];
+  char buf[96];
   for (const auto& c : d.candidates) {
-    std::snprintf(buf, sizeof buf, " %+.5f %.5f ", c.equity, c.se);
+    if (c.halves)
+      std::snprintf(buf, sizeof buf, " %+.5f %.5f %+.5f %+.5f ", c.equity, c.se, (*c.halves)[0],
+                    (*c.halves)[1]);
+    else
+      std::snprintf(buf, sizeof buf, " %+.5f %.5f ", c.equity, c.se);
     s += position_id(c.result) + buf + c.notation + "\n";
   }
   return s;
@@ -80,11 +84,16 @@ BenchmarkSet read_benchmark(const std::string& path, const Rules& rules) {
   auto finish = [&] {
     if (pending > 0) throw fail("decision ends after too few candidate lines");
   };
+  set.format = 1;  // unless the header's first line says otherwise
   while (std::getline(in, line)) {
     ++lineno;
     if (line.empty()) continue;
     if (line[0] == '#') {
-      if (set.decisions.empty() && pending == 0) set.header.push_back(line.substr(1));
+      if (set.decisions.empty() && pending == 0) {
+        if (set.header.empty() && line.find("position benchmark, format 2") != std::string::npos)
+          set.format = 2;
+        set.header.push_back(line.substr(1));
+      }
       continue;
     }
     std::istringstream ls(line);
@@ -115,10 +124,20 @@ BenchmarkSet read_benchmark(const std::string& path, const Rules& rules) {
     if (pending == 0) throw fail("a candidate line outside a decision");
     std::string id, notation;
     double eq = 0, se = 0;
-    if (!(ls >> id >> eq >> se) || se < 0 || std::abs(eq) > 2.0001)
-      throw fail("expected 'POSID EQUITY SE NOTATION' (equity in [-2, 2], se >= 0)");
+    std::array<double, 2> halves{};
+    if (set.format == 1) {
+      if (!(ls >> id >> eq >> se) || se < 0 || std::abs(eq) > 2.0001)
+        throw fail("expected 'POSID EQUITY SE NOTATION' (equity in [-2, 2], se >= 0)");
+    } else if (!(ls >> id >> eq >> se >> halves[0] >> halves[1]) || se < 0 ||
+               std::abs(eq) > 2.0001 || std::abs(halves[0]) > 2.0001 ||
+               std::abs(halves[1]) > 2.0001) {
+      throw fail(
+          "expected 'POSID EQUITY SE HALF1 HALF2 NOTATION' (format 2; equities in [-2, 2], se "
+          ">= 0)");
+    }
     std::getline(ls >> std::ws, notation);
     BenchmarkCandidate c;
+    if (set.format == 2) c.halves = halves;
     try {
       c.result = parse_position_id(id);
     } catch (const Error& e) {
@@ -210,7 +229,7 @@ std::vector<std::string> benchmark_header(const BenchmarkBuildOptions& o) {
   char shares[128];
   std::snprintf(shares, sizeof shares, "%g,%g,%g,%g", o.phase_shares[0], o.phase_shares[1],
                 o.phase_shares[2], o.phase_shares[3]);
-  return {" nardy position benchmark, format 1 (selfplay/evaluation/position_benchmark.h)",
+  return {" nardy position benchmark, format 2 (selfplay/evaluation/position_benchmark.h)",
           " decisions: " + std::to_string(o.decisions),
           " seed: " + std::to_string(o.seed),
           " game agents: " + agents,
@@ -253,8 +272,10 @@ std::vector<BenchmarkCandidate> label_decision(const BenchmarkDecision& d, size_
     net->rank(d.pos, moves, scored);
     for (int k = 0; k < o.max_candidates; ++k) keep.push_back(scored[static_cast<size_t>(k)].index);
   }
+  // The two halves of the trials, [0, n1) and [n1, trials): their means give the equity, and
+  // apart they give the cross-fitted loss (position_benchmark.h).
+  const int64_t n1 = o.trials / 2, n2 = o.trials - n1;
   RolloutOptions ro;
-  ro.trials = o.trials;
   ro.luck_turns = o.luck_turns;
   ro.luck_adjust = o.luck_adjust;
   ro.threads = o.threads;
@@ -271,10 +292,25 @@ std::vector<BenchmarkCandidate> label_decision(const BenchmarkDecision& d, size_
     if (auto end = game_outcome(c.result, o.rules)) {
       c.equity = end->points_for(d.pos.side_to_move());
       c.se = 0;
+      c.halves = std::array<double, 2>{c.equity, c.equity};
     } else {
-      const RolloutResult r = rollout(c.result, maker, {}, ro).flipped();
-      c.equity = r.equity().mean;
-      c.se = r.equity().se;
+      ro.first_trial = 0;
+      ro.trials = n1;
+      const RolloutStat a = rollout(c.result, maker, {}, ro).flipped().equity();
+      ro.first_trial = n1;
+      ro.trials = n2;
+      const RolloutStat b = rollout(c.result, maker, {}, ro).flipped().equity();
+      c.halves = std::array<double, 2>{a.mean, b.mean};
+      c.equity = (static_cast<double>(n1) * a.mean + static_cast<double>(n2) * b.mean) /
+                 static_cast<double>(o.trials);
+      // All trials' sample variance from the halves' (se² n = variance) and their gap.
+      const double n = static_cast<double>(o.trials), na = static_cast<double>(n1),
+                   nb = static_cast<double>(n2);
+      const double gap = a.mean - b.mean;
+      const double variance =
+          ((na - 1) * a.se * a.se * na + (nb - 1) * b.se * b.se * nb + na * nb / n * gap * gap) /
+          (n - 1);
+      c.se = std::sqrt(std::max(0.0, variance) / n);
     }
     out.push_back(std::move(c));
   }
@@ -288,7 +324,9 @@ std::vector<BenchmarkCandidate> label_decision(const BenchmarkDecision& d, size_
 void build_benchmark(const BenchmarkBuildOptions& o, const std::string& path,
                      const AgentBySpec& make_agent, const std::function<void(int, int)>& progress) {
   if (o.max_candidates < 5) throw Error("benchmark: max candidates must be at least 5");
-  if (o.trials < 1) throw Error("benchmark: trials must be at least 1");
+  if (o.trials < 2)
+    throw Error(
+        "benchmark: trials must be at least 2 (each candidate is rolled out in two halves)");
   if (o.luck_turns < 0) throw Error("benchmark: luck-adjusted turns must be >= 0 (0 = all)");
   const std::vector<std::string> header = benchmark_header(o);
   size_t done = 0;
@@ -329,7 +367,7 @@ void build_benchmark(const BenchmarkBuildOptions& o, const std::string& path,
 namespace {
 
 PhaseScore phase_score(const std::string& name, const std::vector<double>& losses,
-                       int64_t outside) {
+                       const std::vector<double>& cross, int64_t outside) {
   PhaseScore s;
   s.phase = name;
   std::vector<double> mp;
@@ -339,9 +377,37 @@ PhaseScore phase_score(const std::string& name, const std::vector<double>& losse
     over += l > 0.1;
   }
   s.loss = estimate_mean(mp);
+  if (!cross.empty()) {
+    mp.clear();
+    for (double l : cross) mp.push_back(1000.0 * l);
+    s.cross = estimate_mean(mp);
+  }
   s.share_over_0_1 = losses.empty() ? 0 : static_cast<double>(over) / losses.size();
   s.outside = outside;
   return s;
+}
+
+// The cross-fitted loss of choosing candidate `chosen` (position_benchmark.h; -1: outside the
+// list, charged the largest listed loss of each half).
+double cross_fitted_loss(const BenchmarkDecision& d, int chosen) {
+  double sum = 0;
+  for (int pick = 0; pick < 2; ++pick) {
+    const int measure = 1 - pick;
+    auto half = [&](const BenchmarkCandidate& c) {
+      return (*c.halves)[static_cast<size_t>(measure)];
+    };
+    size_t best = 0;
+    double low = half(d.candidates[0]);
+    for (size_t j = 1; j < d.candidates.size(); ++j) {
+      if ((*d.candidates[j].halves)[static_cast<size_t>(pick)] >
+          (*d.candidates[best].halves)[static_cast<size_t>(pick)])
+        best = j;
+      low = std::min(low, half(d.candidates[j]));
+    }
+    const double value = chosen >= 0 ? half(d.candidates[static_cast<size_t>(chosen)]) : low;
+    sum += half(d.candidates[best]) - value;
+  }
+  return sum / 2;
 }
 
 }  // namespace
@@ -350,7 +416,8 @@ BenchmarkScore score_benchmark(const BenchmarkSet& set, const AgentMaker& make, 
                                int threads, uint64_t seed) {
   if (threads < 1) throw Error("benchmark: threads must be at least 1");
   const size_t n = set.decisions.size();
-  std::vector<double> loss(n, 0.0);
+  const bool halves = set.format == 2;
+  std::vector<double> loss(n, 0.0), cross(halves ? n : 0, 0.0);
   std::vector<char> outside(n, 0);
   std::string spec;
   std::mutex mutex;
@@ -376,6 +443,9 @@ BenchmarkScore score_benchmark(const BenchmarkSet& set, const AgentMaker& make, 
         } else {
           loss[i] = best - it->equity;
         }
+        if (halves)
+          cross[i] = cross_fitted_loss(
+              d, it == d.candidates.end() ? -1 : static_cast<int>(it - d.candidates.begin()));
       }
     } catch (...) {
       std::lock_guard lock(mutex);
@@ -390,16 +460,18 @@ BenchmarkScore score_benchmark(const BenchmarkSet& set, const AgentMaker& make, 
 
   BenchmarkScore score;
   score.agent = spec;
-  std::vector<double> all;
   int64_t all_out = 0;
-  for (size_t i = 0; i < n; ++i) all.push_back(loss[i]), all_out += outside[i];
-  score.overall = phase_score("overall", all, all_out);
+  for (size_t i = 0; i < n; ++i) all_out += outside[i];
+  score.overall = phase_score("overall", loss, cross, all_out);
   for (Phase p : kAllPhases) {
-    std::vector<double> xs;
+    std::vector<double> xs, xc;
     int64_t out = 0;
     for (size_t i = 0; i < n; ++i)
-      if (set.decisions[i].phase == p) xs.push_back(loss[i]), out += outside[i];
-    if (!xs.empty()) score.phases.push_back(phase_score(phase_name(p), xs, out));
+      if (set.decisions[i].phase == p) {
+        xs.push_back(loss[i]), out += outside[i];
+        if (halves) xc.push_back(cross[i]);
+      }
+    if (!xs.empty()) score.phases.push_back(phase_score(phase_name(p), xs, xc, out));
   }
   return score;
 }
@@ -407,32 +479,50 @@ BenchmarkScore score_benchmark(const BenchmarkSet& set, const AgentMaker& make, 
 std::string BenchmarkScore::to_text() const {
   std::string s = "agent " + agent + ": equity lost per decision vs the best rollout result\n";
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%-9s %9s %10s %22s %10s %8s\n", "phase", "decisions", "mean (mp)",
-                "95% CI (mp)", "> 0.1 pt", "outside");
+  const bool cross = overall.cross.has_value();
+  std::snprintf(buf, sizeof buf, "%-9s %9s %10s %22s %10s %8s%s\n", "phase", "decisions",
+                "mean (mp)", "95% CI (mp)", "> 0.1 pt", "outside",
+                cross ? "   cross-fitted (mp)    95% CI (mp)" : "");
   s += buf;
   auto row = [&](const PhaseScore& p) {
-    std::snprintf(buf, sizeof buf, "%-9s %9lld %10.1f   [%8.1f, %8.1f] %9.1f%% %8lld\n",
+    std::snprintf(buf, sizeof buf, "%-9s %9lld %10.1f   [%8.1f, %8.1f] %9.1f%% %8lld",
                   p.phase.c_str(), static_cast<long long>(p.loss.n), p.loss.mean, p.loss.ci95_low,
                   p.loss.ci95_high, 100.0 * p.share_over_0_1, static_cast<long long>(p.outside));
     s += buf;
+    if (p.cross) {
+      std::snprintf(buf, sizeof buf, " %19.1f   [%6.1f, %6.1f]", p.cross->mean, p.cross->ci95_low,
+                    p.cross->ci95_high);
+      s += buf;
+    }
+    s += "\n";
   };
   row(overall);
   for (const auto& p : phases) row(p);
   s += "(mp = millipoints; outside = choices not among the listed candidates, charged the "
        "largest listed loss)\n";
+  if (cross)
+    s += "(cross-fitted: the best picked on one half of the trials and the loss measured on the "
+         "other;\n the mean is biased up by rollout noise, the cross-fitted loss down: the exact "
+         "loss lies between on average)\n";
   return s;
 }
 
 std::string BenchmarkScore::to_json() const {
   auto one = [](const PhaseScore& p) {
-    return nlohmann::json{{"phase", p.phase},
-                          {"decisions", p.loss.n},
-                          {"mean_millipoints", p.loss.mean},
-                          {"se_millipoints", p.loss.se},
-                          {"ci95_low", p.loss.ci95_low},
-                          {"ci95_high", p.loss.ci95_high},
-                          {"share_over_0_1", p.share_over_0_1},
-                          {"outside", p.outside}};
+    nlohmann::json j{{"phase", p.phase},
+                     {"decisions", p.loss.n},
+                     {"mean_millipoints", p.loss.mean},
+                     {"se_millipoints", p.loss.se},
+                     {"ci95_low", p.loss.ci95_low},
+                     {"ci95_high", p.loss.ci95_high},
+                     {"share_over_0_1", p.share_over_0_1},
+                     {"outside", p.outside}};
+    if (p.cross)
+      j["cross_fitted"] = {{"mean_millipoints", p.cross->mean},
+                           {"se_millipoints", p.cross->se},
+                           {"ci95_low", p.cross->ci95_low},
+                           {"ci95_high", p.cross->ci95_high}};
+    return j;
   };
   nlohmann::json j;
   j["agent"] = agent;

@@ -15,10 +15,13 @@
 //   race      a race (selfplay/tables/race.h) in which the mover still has a checker outside home
 //   bearoff   a race with every checker of the mover at home (r <= 6)
 //
-// Text format (version 1; '#' lines are comments and the build's header):
+// Text format ('#' lines are comments and the build's header; its first line names the format):
 //   decision POSID D1D2 PHASE N
-//   POSID EQUITY SE NOTATION        N lines, one per candidate, best first; POSID is the
-//                                   result's position ID (core/position_id.h), NOTATION the move
+//   POSID EQUITY SE NOTATION              format 1: N lines, one per candidate, best first;
+//                                         POSID is the result's position ID (core/position_id.h),
+//                                         NOTATION the move
+//   POSID EQUITY SE HALF1 HALF2 NOTATION  format 2 (what builds write): also the equities of the
+//                                         first and the second half of the trials
 // Reading checks every decision against the rules: the candidates must be distinct legal
 // results of the position and roll; any problem is an Error naming the file and line.
 //
@@ -28,10 +31,22 @@
 // loss, a lower bound, and counted as `outside`. Reported in millipoints (1/1000 of a point) as
 // the mean over decisions with a 95% confidence interval (Student t), overall and per phase, with
 // the share of decisions losing more than 0.1 points.
+//
+// Noise, and the cross-fitted loss (format 2). The loss above picks the best candidate and
+// measures it on the same trials, so rollout noise between near-equal candidates inflates it: in
+// expectation it is at least the loss against the rollout agent's exact values (max is convex),
+// for every agent alike. With the two halves of the trials a set also gives the cross-fitted
+// loss: the best picked on one half, the loss measured on the other, averaged over both ways:
+//   cross = ½ [(H2[best by H1] − H2[chosen]) + (H1[best by H2] − H1[chosen])]
+// Each half is unbiased and independent of the other, so in expectation the cross-fitted loss
+// is the loss against a candidate no better than the best: at most the exact loss. The two
+// bracket it (on average), and where they agree noise does not drive the figure.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +68,9 @@ struct BenchmarkCandidate {
   Position result;  // after the move, opponent to move
   std::string notation;
   double equity = 0, se = 0;  // the mover's view
+  // The equities of the first and the second half of the trials (format 2); for a result that
+  // ends the game both are its points. Absent in format-1 sets.
+  std::optional<std::array<double, 2>> halves;
 };
 
 struct BenchmarkDecision {
@@ -65,9 +83,11 @@ struct BenchmarkDecision {
 struct BenchmarkSet {
   std::vector<std::string> header;  // the '#' lines, without '#'
   std::vector<BenchmarkDecision> decisions;
+  int format = 2;  // 1: no halves; 2: every candidate has its halves
 };
 
-// One decision in the text format (its "decision" line and candidate lines).
+// One decision in the text format (its "decision" line and candidate lines; format 2 when its
+// candidates have halves).
 std::string format_decision(const BenchmarkDecision& d);
 // Reads a set; Error naming `path` and the line on any problem. `rules` checks legality.
 BenchmarkSet read_benchmark(const std::string& path, const Rules& rules = {});
@@ -82,7 +102,7 @@ struct BenchmarkBuildOptions {
   std::string rollout_agent = "heuristic";
   std::string rank_agent;  // a net agent ranking results to keep the top ones ("": heuristic)
   int max_candidates = 8;  // >= 5
-  int64_t trials = 144;
+  int64_t trials = 144;    // >= 2: each candidate's trials are rolled out in two halves
   // Turns of each trial that are luck-adjusted when the rollout agent has a net (RolloutOptions::
   // luck_turns; 0 = every turn). Each adjusted turn costs a 1-ply evaluation.
   int luck_turns = 0;
@@ -111,8 +131,9 @@ void build_benchmark(const BenchmarkBuildOptions& options, const std::string& pa
                      const std::function<void(int, int)>& progress = {});
 
 struct PhaseScore {
-  std::string phase;  // "overall" or a phase name
-  MeanEstimate loss;  // millipoints per decision
+  std::string phase;                  // "overall" or a phase name
+  MeanEstimate loss;                  // millipoints per decision
+  std::optional<MeanEstimate> cross;  // the cross-fitted loss (sets with halves), millipoints
   double share_over_0_1 = 0;
   int64_t outside = 0;
 };

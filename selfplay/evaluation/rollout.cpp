@@ -103,6 +103,9 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
                       const EvaluatorMaker& luck, const RolloutOptions& options) {
   if (options.trials < 1)
     throw Error("rollout: trials must be at least 1 (got " + std::to_string(options.trials) + ")");
+  if (options.first_trial < 0)
+    throw Error("rollout: first_trial must be >= 0 (got " + std::to_string(options.first_trial) +
+                ")");
   if (options.threads < 1)
     throw Error("rollout: threads must be at least 1 (got " + std::to_string(options.threads) +
                 ")");
@@ -167,7 +170,7 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
     return pl;
   };
   auto run_trial = [&](Player& pl, int64_t k) {
-    const int64_t t = first + k;
+    const int64_t t = options.first_trial + first + k;
     Agent& agent = *pl.agent;
     Search* search = pl.search;
     MoveList& moves = pl.moves;

@@ -57,6 +57,10 @@ namespace nardy {
 
 struct RolloutOptions {
   int64_t trials = 1296;
+  // The number of the first trial: trials first_trial .. first_trial + trials - 1 are played,
+  // each on its own streams and stratified rolls, so rollouts over [0, n) and [n, 2n) are the
+  // two halves of the rollout over [0, 2n) (the benchmark builder keeps them apart).
+  int64_t first_trial = 0;
   int threads = 1;
   uint64_t seed = 1;
   Rules rules;

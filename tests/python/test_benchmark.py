@@ -28,6 +28,10 @@ def test_benchmark_scores_agents_like_the_cli(small_set):
     cli = subprocess.run([str(CLI), "benchmark", "random", "--set", str(small_set), "--seed", "2"],
                          check=True, capture_output=True, text=True).stdout
     assert f'{r["overall"]["mean_millipoints"]:.1f}' in cli
+    # Sets built now keep each candidate's two halves of trials: the cross-fitted loss as well.
+    cross = r["overall"]["cross_fitted"]
+    assert cross["ci95_low"] <= cross["mean_millipoints"] <= cross["ci95_high"]
+    assert f'{cross["mean_millipoints"]:.1f}' in cli and "cross-fitted" in cli
     # An agent that always plays the set's best result loses nothing.
     best = {}
     text = small_set.read_text().splitlines()

@@ -11,6 +11,8 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/movegen.h"
+#include "core/notation.h"
 #include "core/pos_text.h"
 #include "core/position_id.h"
 #include "core/random.h"
@@ -92,19 +94,28 @@ TEST(PositionBenchmark, PlainTrialsOfANetRolloutAgentSkipTheLuckAdjustment) {
   const BenchmarkSet set = read_benchmark(plain);
   EXPECT_NE(std::find(set.header.begin(), set.header.end(), " luck-adjusted turns per trial: none"),
             set.header.end());
-  // Every rolled-out candidate is the plain rollout of its result on the decision's dice.
+  EXPECT_EQ(set.format, 2);
+  // Every rolled-out candidate is the plain rollout of its result on the decision's dice
+  // streams, and its halves are the rollouts of the first and the second half of the trials.
   RolloutOptions ro;
-  ro.trials = o.trials;
   ro.luck_adjust = false;
   int checked = 0;
+  const AgentMaker agent = [&] { return make_agent(o.rollout_agent, Rules{}); };
   for (size_t i = 0; i < set.decisions.size(); ++i) {
     ro.seed = Rng(o.seed).split(1000003 + i).next();
     for (const auto& c : set.decisions[i].candidates) {
+      ASSERT_TRUE(c.halves.has_value());
       if (game_outcome(c.result, Rules{})) continue;
-      const RolloutResult r = rollout(
-          c.result, [&] { return make_agent(o.rollout_agent, Rules{}); }, {}, ro);
+      ro.first_trial = 0;
+      ro.trials = o.trials;
+      const RolloutResult r = rollout(c.result, agent, {}, ro);
       EXPECT_FALSE(r.luck_adjusted);
       EXPECT_NEAR(c.equity, -r.equity().mean, 1e-5);
+      EXPECT_NEAR(c.se, r.equity().se, 1e-5);
+      ro.trials = o.trials / 2;
+      EXPECT_NEAR((*c.halves)[0], -rollout(c.result, agent, {}, ro).equity().mean, 1e-5);
+      ro.first_trial = o.trials / 2;
+      EXPECT_NEAR((*c.halves)[1], -rollout(c.result, agent, {}, ro).equity().mean, 1e-5);
       ++checked;
     }
   }
@@ -113,6 +124,78 @@ TEST(PositionBenchmark, PlainTrialsOfANetRolloutAgentSkipTheLuckAdjustment) {
   o.luck_adjust = true;
   build_benchmark(o, lucky, make_agent);
   EXPECT_NE(read_all(lucky), read_all(plain));
+}
+
+// The cross-fitted loss on a hand-made format-2 decision (position_benchmark.h): worked by hand.
+TEST(PositionBenchmark, CrossFittedLossPicksOnOneHalfAndMeasuresOnTheOther) {
+  testing::TempDir dir;
+  const Position mid = parse_pos("0,0,0,0,0,0,-1,0,0,0,0,-14,0,0,0,0,0,0,1,0,0,1,0,13 w");
+  MoveList moves = legal_moves(mid, Dice{4, 2}, Rules{});
+  sort_by_position(moves);
+  ASSERT_GE(moves.size(), 4u);
+  auto line = [&](size_t i, const char* numbers) {
+    return position_id(moves[i].position) + " " + numbers + " " + format_move(moves[i].move) + "\n";
+  };
+  // Listed best first by the whole; by the first half the best is r0, by the second r1.
+  const std::string body = "decision " + position_id(mid) + " 42 opening 3\n" +
+                           line(0, "+0.30000 0.01 +0.40000 +0.20000") +
+                           line(1, "+0.25000 0.01 +0.10000 +0.40000") +
+                           line(2, "-0.10000 0.01 -0.10000 -0.10000");
+  const std::string path2 = dir.file("two.txt"), path1 = dir.file("one.txt");
+  std::ofstream(path2) << "# nardy position benchmark, format 2 (test)\n" << body;
+  const BenchmarkSet set = read_benchmark(path2);
+  ASSERT_EQ(set.format, 2);
+  auto score = [&](size_t choice) {
+    const AgentMaker pick = [&moves, choice] {
+      return std::make_unique<CallbackAgent>(
+          [&moves, choice](const Position&, Dice, const MoveList& legal) {
+            for (size_t i = 0; i < legal.size(); ++i)
+              if (legal[i].position == moves[choice].position) return i;
+            return size_t{0};
+          });
+    };
+    const BenchmarkScore s = score_benchmark(set, pick, Rules{});
+    EXPECT_TRUE(s.overall.cross.has_value());
+    return std::pair{s.overall.loss.mean, s.overall.cross ? s.overall.cross->mean : 1e9};
+  };
+  // r0: loss 0; cross ½[(H2[r0] − H2[r0]) + (H1[r1] − H1[r0])] = ½(0 − 0.3).
+  EXPECT_NEAR(score(0).first, 0, 1e-9);
+  EXPECT_NEAR(score(0).second, -150, 1e-9);
+  // r1: loss 50; cross ½[(0.2 − 0.4) + 0] = −0.1.
+  EXPECT_NEAR(score(1).first, 50, 1e-9);
+  EXPECT_NEAR(score(1).second, -100, 1e-9);
+  // r2: loss 400; cross ½[(0.2 + 0.1) + (0.1 + 0.1)].
+  EXPECT_NEAR(score(2).first, 400, 1e-9);
+  EXPECT_NEAR(score(2).second, 250, 1e-9);
+  // A result outside the list: charged the largest listed loss of the whole and of each half.
+  EXPECT_NEAR(score(3).first, 400, 1e-9);
+  EXPECT_NEAR(score(3).second, 250, 1e-9);
+  EXPECT_NE(score_benchmark(
+                set, [] { return make_agent("heuristic", Rules{}); }, Rules{})
+                .to_text()
+                .find("cross-fitted"),
+            std::string::npos);
+  // Format 1 (no halves): no cross-fitted loss.
+  std::ofstream(path1) << "decision " + position_id(mid) + " 42 opening 2\n" +
+                              position_id(moves[0].position) + " +0.30000 0.01 x\n" +
+                              position_id(moves[1].position) + " +0.25000 0.01 y\n";
+  const BenchmarkSet old = read_benchmark(path1);
+  EXPECT_EQ(old.format, 1);
+  const BenchmarkScore s1 = score_benchmark(
+      old, [] { return make_agent("heuristic", Rules{}); }, Rules{});
+  EXPECT_FALSE(s1.overall.cross.has_value());
+  EXPECT_EQ(s1.to_text().find("cross-fitted"), std::string::npos);
+  // Format 2 lines need both halves.
+  std::ofstream(path2) << "# nardy position benchmark, format 2 (test)\ndecision " +
+                              position_id(mid) + " 42 opening 2\n" +
+                              position_id(moves[0].position) + " +0.30000 0.01 24/20 24/22\n";
+  try {
+    read_benchmark(path2);
+    ADD_FAILURE() << "a format-2 line without halves was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("HALF1 HALF2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("line 3"), std::string::npos) << e.what();
+  }
 }
 
 TEST(PositionBenchmark, ReadingNamesTheFileAndLine) {

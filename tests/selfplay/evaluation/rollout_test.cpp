@@ -130,6 +130,37 @@ TEST(Rollout, RejectsFinishedGamesAndBadOptions) {
   EXPECT_THROW(rollout(done, racer(), {}, o), Error);
   o.trials = 0;
   EXPECT_THROW(rollout(race(), racer(), {}, o), Error);
+  o.trials = 10;
+  o.first_trial = -1;
+  EXPECT_THROW(rollout(race(), racer(), {}, o), Error);
+}
+
+// Trials [0, n) and [n, 2n) are the two halves of the rollout of [0, 2n): the same trials, so
+// the halves' means average to the whole's (raw and adjusted), whatever the threads.
+TEST(Rollout, FirstTrialSplitsARolloutIntoHalves) {
+  const AgentMaker random = [] { return std::make_unique<RandomAgent>(); };
+  for (const bool lucky : {false, true}) {
+    RolloutOptions o;
+    o.seed = 9;
+    o.trials = 144;
+    o.threads = 2;
+    o.tables = false;  // the race table would end every trial of race() at once
+    const Position pos = lucky ? race() : Position::start();
+    const AgentMaker agent = lucky ? racer() : random;
+    const EvaluatorMaker luck = lucky ? race_evaluator() : EvaluatorMaker{};
+    const RolloutResult whole = rollout(pos, agent, luck, o);
+    o.trials = 72;
+    o.threads = 1;
+    const RolloutResult a = rollout(pos, agent, luck, o);
+    o.first_trial = 72;
+    const RolloutResult b = rollout(pos, agent, luck, o);
+    for (int k = 0; k < kRoNumOutputs; ++k) {
+      const size_t i = static_cast<size_t>(k);
+      EXPECT_NEAR(whole.adjusted[i].mean, (a.adjusted[i].mean + b.adjusted[i].mean) / 2, 1e-12);
+      EXPECT_NEAR(whole.raw[i].mean, (a.raw[i].mean + b.raw[i].mean) / 2, 1e-12);
+    }
+    EXPECT_NE(a.equity().mean, b.equity().mean);  // two different sets of trials
+  }
 }
 
 }  // namespace
