@@ -53,6 +53,12 @@ Phase phase_of(const Position& pos) {
 
 // ---- Text format ----
 
+namespace {
+// The largest |equity| a set may list: twice the most a game can score, room for luck-adjusted
+// estimates that overshoot ±2.
+constexpr double kMaxListedEquity = 4.0;
+}  // namespace
+
 std::string format_decision(const BenchmarkDecision& d) {
   std::string s = "decision " + position_id(d.pos) + " " + std::to_string(d.dice.d1) +
                   std::to_string(d.dice.d2) + " " + phase_name(d.phase) + " " +
@@ -125,14 +131,16 @@ BenchmarkSet read_benchmark(const std::string& path, const Rules& rules) {
     std::string id, notation;
     double eq = 0, se = 0;
     std::array<double, 2> halves{};
+    // Points per game lie in [-2, 2]; a luck-adjusted estimate may overshoot them a little
+    // (its adjustment is unbounded), so only what no rollout can give is refused.
+    auto plausible = [](double e) { return std::abs(e) <= kMaxListedEquity; };
     if (set.format == 1) {
-      if (!(ls >> id >> eq >> se) || se < 0 || std::abs(eq) > 2.0001)
-        throw fail("expected 'POSID EQUITY SE NOTATION' (equity in [-2, 2], se >= 0)");
-    } else if (!(ls >> id >> eq >> se >> halves[0] >> halves[1]) || se < 0 ||
-               std::abs(eq) > 2.0001 || std::abs(halves[0]) > 2.0001 ||
-               std::abs(halves[1]) > 2.0001) {
+      if (!(ls >> id >> eq >> se) || se < 0 || !plausible(eq))
+        throw fail("expected 'POSID EQUITY SE NOTATION' (equity in [-4, 4], se >= 0)");
+    } else if (!(ls >> id >> eq >> se >> halves[0] >> halves[1]) || se < 0 || !plausible(eq) ||
+               !plausible(halves[0]) || !plausible(halves[1])) {
       throw fail(
-          "expected 'POSID EQUITY SE HALF1 HALF2 NOTATION' (format 2; equities in [-2, 2], se "
+          "expected 'POSID EQUITY SE HALF1 HALF2 NOTATION' (format 2; equities in [-4, 4], se "
           ">= 0)");
     }
     std::getline(ls >> std::ws, notation);

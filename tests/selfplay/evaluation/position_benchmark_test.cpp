@@ -185,6 +185,19 @@ TEST(PositionBenchmark, CrossFittedLossPicksOnOneHalfAndMeasuresOnTheOther) {
       old, [] { return make_agent("heuristic", Rules{}); }, Rules{});
   EXPECT_FALSE(s1.overall.cross.has_value());
   EXPECT_EQ(s1.to_text().find("cross-fitted"), std::string::npos);
+  // Luck-adjusted estimates may overshoot ±2 points a little (a luck-adjusted build wrote
+  // +2.00035); what no rollout can give is refused.
+  std::ofstream(path2) << "# nardy position benchmark, format 2 (test)\ndecision " +
+                              position_id(mid) + " 42 opening 2\n" +
+                              position_id(moves[0].position) +
+                              " +2.00035 0.001 +2.0003 +2.0004 x\n" +
+                              position_id(moves[1].position) + " +1.90000 0.001 +1.9 +1.9 y\n";
+  EXPECT_NEAR(read_benchmark(path2).decisions[0].candidates[0].equity, 2.00035, 1e-9);
+  std::ofstream(path2) << "# nardy position benchmark, format 2 (test)\ndecision " +
+                              position_id(mid) + " 42 opening 2\n" +
+                              position_id(moves[0].position) + " +4.50000 0.001 +4.5 +4.5 x\n" +
+                              position_id(moves[1].position) + " +1.90000 0.001 +1.9 +1.9 y\n";
+  EXPECT_THROW(read_benchmark(path2), Error);
   // Format 2 lines need both halves.
   std::ofstream(path2) << "# nardy position benchmark, format 2 (test)\ndecision " +
                               position_id(mid) + " 42 opening 2\n" +
