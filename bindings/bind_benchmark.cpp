@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <optional>
 #include <string>
 
 #include "bindings/agent_arg.h"
@@ -24,19 +25,34 @@ namespace nardy::py_bind {
 namespace {
 
 py::object benchmark(const py::object& agent, const py::object& set, int threads,
-                     const py::int_& seed, const py::object& rules) {
+                     const py::int_& seed, const py::object& rules, const py::object& versus) {
   const Rules r = rules_arg(rules);
   const std::string path = set.is_none() ? NARDY_DEFAULT_BENCHMARK_SET : set.cast<std::string>();
   PyAgentPtr a = agent_arg(agent);
+  PyAgentPtr b = versus.is_none() ? nullptr : agent_arg(versus);
   const uint64_t s = seed_arg(seed);
   Interrupt interrupt;
-  const BenchmarkScore score = interrupt.run_without_gil([&] {
+  BenchmarkScore score, other;
+  std::optional<BenchmarkComparison> comparison;
+  interrupt.run_without_gil([&] {
     const BenchmarkSet bs = read_benchmark(path, r);
-    return score_benchmark(bs, interruptible_maker(a, r, interrupt), r, threads, s);
+    score = score_benchmark(bs, interruptible_maker(a, r, interrupt), r, threads, s);
+    if (b) {
+      other = score_benchmark(bs, interruptible_maker(b, r, interrupt), r, threads, s);
+      comparison = compare_benchmark(bs, score, other);
+    }
+    return 0;
   });
   py::dict d = json_loads(score.to_json());
   d["set"] = path;
   d["text"] = score.to_text();
+  if (comparison) {
+    py::dict v = json_loads(other.to_json());
+    v["text"] = other.to_text();
+    d["versus"] = v;
+    d["a_minus_b"] = json_loads(comparison->to_json());
+    d["text"] = score.to_text() + other.to_text() + comparison->to_text();
+  }
   return d;
 }
 
@@ -64,6 +80,7 @@ py::object race_odds_py(const py::object& pos, const py::object& rules) {
 void bind_benchmark(py::module_& m) {
   m.def("benchmark", &benchmark, py::arg("agent") = "heuristic", py::arg("set") = py::none(),
         py::arg("threads") = 1, py::arg("seed") = 1, py::arg("rules") = py::none(),
+        py::arg("versus") = py::none(),
         "An agent's error rate on the benchmark of positions, as `nardy benchmark AGENT --set "
         "FILE`:\n"
         "a dict with 'overall' and 'phases' (mean_millipoints, ci95_low/high, share_over_0_1, "
@@ -72,7 +89,10 @@ void bind_benchmark(py::module_& m) {
         "picked on\n"
         "one half and measured on the other), 'agent', 'set' and the printed 'text'. set=None: "
         "the\n"
-        "repository's set. GIL released; Ctrl-C stops it.");
+        "repository's set. `versus`: a second agent, scored too ('versus') and compared paired by\n"
+        "decision ('a_minus_b': per phase mean_millipoints and ci95_low/high of agent minus "
+        "versus),\n"
+        "as `nardy benchmark AGENT --versus B`. GIL released; Ctrl-C stops it.");
   m.def("race_odds", &race_odds_py, py::arg("position"), py::arg("rules") = py::none(),
         "Exact odds of a race position for the side to move from the race table (win, "
         "win_mars,\n"

@@ -17,7 +17,7 @@ namespace nardy::cli {
 
 void add_benchmark_command(CLI::App& app) {
   struct Args {
-    std::string agent, set = NARDY_DEFAULT_BENCHMARK_SET, json;
+    std::string agent, versus, set = NARDY_DEFAULT_BENCHMARK_SET, json;
     std::vector<std::string> rules;
     int threads = 1;
     uint64_t seed = 1;
@@ -31,6 +31,8 @@ void add_benchmark_command(CLI::App& app) {
       "of decisions losing more than 0.1 points. `benchmark build` makes a set.");
   cmd->require_subcommand(0, 1);
   cmd->add_option("agent", a->agent, "Agent spec (random, heuristic, net:PATH[:ply=N]...)");
+  cmd->add_option("--versus", a->versus,
+                  "Also score agent B and compare, paired by decision (AGENT minus B)");
   cmd->add_option("--set", a->set, "Benchmark set file")->capture_default_str();
   cmd->add_option("--threads", a->threads, "Threads (results do not depend on it)")
       ->capture_default_str()
@@ -45,11 +47,22 @@ void add_benchmark_command(CLI::App& app) {
     const Rules rules = rules_from(a->rules);
     const BenchmarkSet set = read_benchmark(a->set, rules);
     make_agent(a->agent, rules);  // a bad spec fails here, on this thread
-    const std::string spec = a->agent;
-    const BenchmarkScore s = score_benchmark(
-        set, [spec, rules] { return make_agent(spec, rules); }, rules, a->threads, a->seed);
+    if (!a->versus.empty()) make_agent(a->versus, rules);
+    auto score = [&](const std::string& spec) {
+      return score_benchmark(
+          set, [spec, rules] { return make_agent(spec, rules); }, rules, a->threads, a->seed);
+    };
+    const BenchmarkScore s = score(a->agent);
     std::cout << "set " << a->set << " (" << set.decisions.size() << " decisions)\n" << s.to_text();
-    if (!a->json.empty()) write_output_file("benchmark", "JSON", a->json, s.to_json() + "\n");
+    std::string json = s.to_json();
+    if (!a->versus.empty()) {
+      const BenchmarkScore other = score(a->versus);
+      const BenchmarkComparison c = compare_benchmark(set, s, other);
+      std::cout << other.to_text() << c.to_text();
+      json = "{\"a\": " + json + ",\n\"b\": " + other.to_json() +
+             ",\n\"a_minus_b\": " + c.to_json() + "}";
+    }
+    if (!a->json.empty()) write_output_file("benchmark", "JSON", a->json, json + "\n");
   });
 
   struct BuildArgs {

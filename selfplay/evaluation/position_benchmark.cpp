@@ -468,6 +468,7 @@ BenchmarkScore score_benchmark(const BenchmarkSet& set, const AgentMaker& make, 
 
   BenchmarkScore score;
   score.agent = spec;
+  score.losses = loss;
   int64_t all_out = 0;
   for (size_t i = 0; i < n; ++i) all_out += outside[i];
   score.overall = phase_score("overall", loss, cross, all_out);
@@ -537,6 +538,60 @@ std::string BenchmarkScore::to_json() const {
   j["overall"] = one(overall);
   j["phases"] = nlohmann::json::array();
   for (const auto& p : phases) j["phases"].push_back(one(p));
+  return j.dump(2);
+}
+
+BenchmarkComparison compare_benchmark(const BenchmarkSet& set, const BenchmarkScore& a,
+                                      const BenchmarkScore& b) {
+  const size_t n = set.decisions.size();
+  if (a.losses.size() != n || b.losses.size() != n)
+    throw Error("benchmark: the scores to compare are not of this set (" +
+                std::to_string(a.losses.size()) + " and " + std::to_string(b.losses.size()) +
+                " decisions, the set has " + std::to_string(n) + ")");
+  BenchmarkComparison c;
+  c.a = a.agent;
+  c.b = b.agent;
+  auto diffs = [&](const Phase* only) {
+    std::vector<double> mp;
+    for (size_t i = 0; i < n; ++i)
+      if (!only || set.decisions[i].phase == *only)
+        mp.push_back(1000.0 * (a.losses[i] - b.losses[i]));
+    return mp;
+  };
+  c.phases.emplace_back("overall", estimate_mean(diffs(nullptr)));
+  for (Phase p : kAllPhases) {
+    const std::vector<double> mp = diffs(&p);
+    if (!mp.empty()) c.phases.emplace_back(phase_name(p), estimate_mean(mp));
+  }
+  return c;
+}
+
+std::string BenchmarkComparison::to_text() const {
+  std::string s = "paired by decision: " + a + " minus " + b + ", equity lost per decision\n";
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%-9s %9s %12s %22s\n", "phase", "decisions", "a - b (mp)",
+                "95% CI (mp)");
+  s += buf;
+  for (const auto& [phase, e] : phases) {
+    std::snprintf(buf, sizeof buf, "%-9s %9lld %12.2f   [%8.2f, %8.2f]\n", phase.c_str(),
+                  static_cast<long long>(e.n), e.mean, e.ci95_low, e.ci95_high);
+    s += buf;
+  }
+  return s;
+}
+
+std::string BenchmarkComparison::to_json() const {
+  nlohmann::json j;
+  j["a"] = a;
+  j["b"] = b;
+  j["phases"] = nlohmann::json::array();
+  for (const auto& [phase, e] : phases)
+    j["phases"].push_back({{"phase", phase},
+                           {"decisions", e.n},
+                           {"mean_millipoints", e.mean},
+                           {"se_millipoints", e.se},
+                           {"ci95_low", e.ci95_low},
+                           {"ci95_high", e.ci95_high}});
   return j.dump(2);
 }
 

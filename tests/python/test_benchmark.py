@@ -32,6 +32,17 @@ def test_benchmark_scores_agents_like_the_cli(small_set):
     cross = r["overall"]["cross_fitted"]
     assert cross["ci95_low"] <= cross["mean_millipoints"] <= cross["ci95_high"]
     assert f'{cross["mean_millipoints"]:.1f}' in cli and "cross-fitted" in cli
+    # Two agents paired by decision: the mean difference is the difference of the means.
+    v = nardy.benchmark("random", set=str(small_set), seed=2, versus="heuristic")
+    diff = v["a_minus_b"]["phases"][0]
+    assert diff["phase"] == "overall" and diff["decisions"] == 12
+    assert diff["mean_millipoints"] == pytest.approx(
+        v["overall"]["mean_millipoints"] - v["versus"]["overall"]["mean_millipoints"])
+    cli = subprocess.run([str(CLI), "benchmark", "random", "--versus", "heuristic", "--set",
+                          str(small_set), "--seed", "2"], check=True, capture_output=True,
+                         text=True).stdout
+    assert "paired by decision: random minus heuristic" in cli
+    assert f'{diff["mean_millipoints"]:.2f}' in cli
     # An agent that always plays the set's best result loses nothing.
     best = {}
     text = small_set.read_text().splitlines()

@@ -269,6 +269,24 @@ TEST(PositionBenchmark, ScoresAnOracleAtZeroAndRandomAboveTheHeuristic) {
   for (const auto& p : random.phases) in_phases += p.loss.n;
   EXPECT_EQ(in_phases, 40);
   EXPECT_NE(random.to_text().find("overall"), std::string::npos);
+  // Paired by decision: the mean difference is the difference of the means, per phase too.
+  const BenchmarkComparison c = compare_benchmark(set, random, heuristic);
+  ASSERT_EQ(c.phases.size(), 1 + random.phases.size());
+  EXPECT_EQ(c.phases[0].first, "overall");
+  EXPECT_EQ(c.phases[0].second.n, 40);
+  EXPECT_NEAR(c.phases[0].second.mean, random.overall.loss.mean - heuristic.overall.loss.mean,
+              1e-9);
+  for (size_t k = 0; k < random.phases.size(); ++k)
+    EXPECT_NEAR(c.phases[k + 1].second.mean,
+                random.phases[k].loss.mean - heuristic.phases[k].loss.mean, 1e-9);
+  EXPECT_GT(c.phases[0].second.mean, 0);  // random loses more
+  EXPECT_LT(c.phases[0].second.ci95_low, c.phases[0].second.mean);
+  EXPECT_GT(c.phases[0].second.ci95_high, c.phases[0].second.mean);
+  EXPECT_NE(c.to_text().find("random minus heuristic"), std::string::npos);
+  EXPECT_EQ(compare_benchmark(set, best, best).phases[0].second.mean, 0.0);
+  BenchmarkScore truncated = heuristic;
+  truncated.losses.pop_back();
+  EXPECT_THROW(compare_benchmark(set, random, truncated), Error);
 }
 
 TEST(RaceTableAnalysis, AnalyzeMarksTableValuesExact) {
