@@ -1,6 +1,7 @@
 // `nardy benchmark AGENT [--set FILE]` (an agent's error rate on the benchmark of positions) and
 // `nardy benchmark build --out FILE ...` (labels the set with rollouts, resumably); the library
 // is selfplay/evaluation/position_benchmark.h.
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 
@@ -8,6 +9,7 @@
 #include "core/error.h"
 #include "selfplay/evaluation/position_benchmark.h"
 #include "selfplay/search/agent_kinds.h"
+#include "selfplay/training/progress.h"
 
 #ifndef NARDY_DEFAULT_BENCHMARK_SET
 #define NARDY_DEFAULT_BENCHMARK_SET "bench/positions/positions.txt"
@@ -117,8 +119,17 @@ void add_benchmark_command(CLI::App& app) {
     for (size_t comma; (comma = rest.find(',')) != std::string::npos; rest.erase(0, comma + 1))
       b->o.game_agents.push_back(rest.substr(0, comma));
     b->o.game_agents.push_back(rest);
-    build_benchmark(b->o, b->out, make_agent, [](int done, int total) {
-      std::fprintf(stderr, "\rlabelled %d / %d", done, total);
+    // Progress with the time so far and an estimate of the rest (from this run's pace; the
+    // phases are interleaved, so the pace is representative after a few dozen decisions).
+    const auto start = std::chrono::steady_clock::now();
+    int first = -1;
+    build_benchmark(b->o, b->out, make_agent, [&](int done, int total) {
+      if (first < 0) first = done - 1;  // decisions kept from an earlier run
+      const double s =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double left = s / (done - first) * (total - done);
+      std::fprintf(stderr, "\rlabelled %d / %d, elapsed %s, ETA %s   ", done, total,
+                   format_duration(s).c_str(), format_duration(left).c_str());
     });
     std::fprintf(stderr, "\n");
     const BenchmarkSet set = read_benchmark(b->out, b->o.rules);
