@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -593,6 +594,68 @@ std::string BenchmarkComparison::to_json() const {
                            {"ci95_low", e.ci95_low},
                            {"ci95_high", e.ci95_high}});
   return j.dump(2);
+}
+
+BenchmarkStatistics benchmark_statistics(const BenchmarkSet& set) {
+  struct Sums {
+    int64_t decisions = 0, candidates = 0, others = 0;
+    double se = 0, equity_sq = 0, difference_sq = 0;
+  };
+  std::array<Sums, 5> sums{};  // overall, then the phases
+  for (const auto& d : set.decisions) {
+    for (Sums* s : {&sums[0], &sums[1 + static_cast<size_t>(d.phase)]}) {
+      ++s->decisions;
+      const BenchmarkCandidate& best = d.candidates.front();
+      for (const auto& c : d.candidates) {
+        ++s->candidates;
+        s->se += c.se;
+        if (!c.halves) continue;
+        const double gap = (*c.halves)[0] - (*c.halves)[1];
+        s->equity_sq += gap * gap;
+        if (&c == &best) continue;
+        const double diff = gap - ((*best.halves)[0] - (*best.halves)[1]);
+        s->difference_sq += diff * diff;
+        ++s->others;
+      }
+    }
+  }
+  const bool halves = set.format == 2;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  BenchmarkStatistics out;
+  for (size_t k = 0; k < sums.size(); ++k) {
+    const Sums& s = sums[k];
+    if (s.decisions == 0) continue;
+    BenchmarkNoise n;
+    n.phase = k == 0 ? "overall" : phase_name(kAllPhases[k - 1]);
+    n.decisions = s.decisions;
+    n.candidates = static_cast<double>(s.candidates) / static_cast<double>(s.decisions);
+    n.mean_se = s.se / static_cast<double>(s.candidates);
+    n.equity_noise = halves ? std::sqrt(s.equity_sq / static_cast<double>(s.candidates)) / 2 : nan;
+    n.difference_noise = halves && s.others > 0
+                             ? std::sqrt(s.difference_sq / static_cast<double>(s.others)) / 2
+                             : nan;
+    out.phases.push_back(n);
+  }
+  return out;
+}
+
+std::string BenchmarkStatistics::to_text() const {
+  std::string s =
+      "noise of the listed equities (points; from the two halves of the trials: upper "
+      "estimates)\n";
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "%-9s %9s %11s %10s %14s %18s %7s\n", "phase", "decisions",
+                "candidates", "mean SE", "equity noise", "difference noise", "ratio");
+  s += buf;
+  for (const auto& n : phases) {
+    std::snprintf(buf, sizeof buf, "%-9s %9lld %11.2f %10.4f %14.4f %18.4f %7.2f\n",
+                  n.phase.c_str(), static_cast<long long>(n.decisions), n.candidates, n.mean_se,
+                  n.equity_noise, n.difference_noise, n.difference_noise / n.equity_noise);
+    s += buf;
+  }
+  s += "(difference noise: of a candidate's equity minus the decision's best; ratio √2 = "
+       "independent\n candidates, lower = the common dice correlate them)\n";
+  return s;
 }
 
 }  // namespace nardy

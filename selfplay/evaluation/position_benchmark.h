@@ -38,9 +38,13 @@
 // for every agent alike. With the two halves of the trials a set also gives the cross-fitted
 // loss: the best picked on one half, the loss measured on the other, averaged over both ways:
 //   cross = ½ [(H2[best by H1] − H2[chosen]) + (H1[best by H2] − H1[chosen])]
-// Each half is unbiased and independent of the other, so in expectation the cross-fitted loss
-// is the loss against a candidate no better than the best: at most the exact loss. The two
-// bracket it (on average), and where they agree noise does not drive the figure.
+// The halves' trials are independent, so picking on one and measuring on the other measures the
+// loss against a candidate no better than the best. The halves split the stratified rolls (each
+// first roll with half of the second rolls, rollout.h), so each half also carries its share of
+// the first and second rolls' interaction, with opposite signs in the two: a pick that favours
+// it in one half is charged against it in the other, which only lowers the figure further. So
+// in expectation the cross-fitted loss is at most the exact loss; the two bracket it (on
+// average), and where they agree noise does not drive the figure.
 #pragma once
 
 #include <array>
@@ -147,6 +151,25 @@ struct BenchmarkScore {
   std::string to_text() const;
   std::string to_json() const;
 };
+
+// What a set's equities are worth, per phase ("overall" first): decisions, candidates per
+// decision, the mean listed standard error of a candidate's equity, and from the halves (format
+// 2; NaN without) the noise measured: of a candidate's equity, RMS(H1 − H2) / 2, and of its
+// difference from the decision's best (what an error rate is made of), RMS((H1 − H1best) −
+// (H2 − H2best)) / 2 over the other candidates. Both include the halves' share of the rolls'
+// interaction (above), so they are upper estimates of the noise of the whole. The second over
+// the first is √2 for independent candidates and below it as far as the common dice correlate
+// them.
+struct BenchmarkNoise {
+  std::string phase;
+  int64_t decisions = 0;
+  double candidates = 0, mean_se = 0, equity_noise = 0, difference_noise = 0;
+};
+struct BenchmarkStatistics {
+  std::vector<BenchmarkNoise> phases;
+  std::string to_text() const;
+};
+BenchmarkStatistics benchmark_statistics(const BenchmarkSet& set);
 
 // Two agents on the same set, paired by decision: the mean of (loss of a − loss of b) per
 // decision, millipoints, with a 95% CI (Student t over decisions), overall and per phase. The

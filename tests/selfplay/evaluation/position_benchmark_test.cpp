@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -145,6 +146,19 @@ TEST(PositionBenchmark, CrossFittedLossPicksOnOneHalfAndMeasuresOnTheOther) {
   std::ofstream(path2) << "# nardy position benchmark, format 2 (test)\n" << body;
   const BenchmarkSet set = read_benchmark(path2);
   ASSERT_EQ(set.format, 2);
+  // The set's noise from its halves, by hand: equity gaps H1 − H2 of 0.2, −0.3, 0; differences
+  // from the best's gap −0.5 and −0.2.
+  const BenchmarkStatistics stats = benchmark_statistics(set);
+  ASSERT_EQ(stats.phases.size(), 2u);  // overall and opening
+  EXPECT_EQ(stats.phases[1].phase, "opening");
+  for (const BenchmarkNoise& n : stats.phases) {
+    EXPECT_EQ(n.decisions, 1);
+    EXPECT_DOUBLE_EQ(n.candidates, 3);
+    EXPECT_NEAR(n.mean_se, 0.01, 1e-12);
+    EXPECT_NEAR(n.equity_noise, std::sqrt((0.04 + 0.09 + 0) / 3) / 2, 1e-9);
+    EXPECT_NEAR(n.difference_noise, std::sqrt((0.25 + 0.04) / 2) / 2, 1e-9);
+  }
+  EXPECT_NE(stats.to_text().find("difference noise"), std::string::npos);
   auto score = [&](size_t choice) {
     const AgentMaker pick = [&moves, choice] {
       return std::make_unique<CallbackAgent>(
@@ -181,6 +195,7 @@ TEST(PositionBenchmark, CrossFittedLossPicksOnOneHalfAndMeasuresOnTheOther) {
                               position_id(moves[1].position) + " +0.25000 0.01 y\n";
   const BenchmarkSet old = read_benchmark(path1);
   EXPECT_EQ(old.format, 1);
+  EXPECT_TRUE(std::isnan(benchmark_statistics(old).phases[0].equity_noise));
   const BenchmarkScore s1 = score_benchmark(
       old, [] { return make_agent("heuristic", Rules{}); }, Rules{});
   EXPECT_FALSE(s1.overall.cross.has_value());
