@@ -74,16 +74,21 @@ void add_benchmark_command(CLI::App& app) {
     BenchmarkBuildOptions o;
   };
   auto b = std::make_shared<BuildArgs>();
-  auto stats_set = std::make_shared<std::string>(NARDY_DEFAULT_BENCHMARK_SET);
+  struct StatsArgs {
+    std::string set = NARDY_DEFAULT_BENCHMARK_SET;
+    std::vector<std::string> rules;
+  };
+  auto st = std::make_shared<StatsArgs>();
   auto* stats = cmd->add_subcommand(
       "stats",
       "What a set's equities are worth: per phase the candidates, the mean standard\n"
       "error and the noise measured from the halves of the trials, of an equity and of\n"
       "a candidate's difference from the best (what error rates are made of).");
-  stats->add_option("--set", *stats_set, "Benchmark set file")->capture_default_str();
-  stats->callback([stats_set] {
-    const BenchmarkSet set = read_benchmark(*stats_set);
-    std::cout << "set " << *stats_set << " (" << set.decisions.size() << " decisions, format "
+  stats->add_option("--set", st->set, "Benchmark set file")->capture_default_str();
+  add_rule_option(*stats, st->rules);
+  stats->callback([st] {
+    const BenchmarkSet set = read_benchmark(st->set, rules_from(st->rules));
+    std::cout << "set " << st->set << " (" << set.decisions.size() << " decisions, format "
               << set.format << ")\n"
               << benchmark_statistics(set).to_text();
   });

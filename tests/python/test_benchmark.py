@@ -61,6 +61,20 @@ def test_benchmark_scores_agents_like_the_cli(small_set):
     assert nardy.benchmark(oracle, set=str(small_set))["overall"]["mean_millipoints"] == 0
 
 
+def test_benchmark_stats_reports_the_noise_per_phase(small_set, tmp_path):
+    out = subprocess.run([str(CLI), "benchmark", "stats", "--set", str(small_set)], check=True,
+                         capture_output=True, text=True).stdout
+    assert "12 decisions, format 2" in out and "difference noise" in out
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()
+            if line.split() and line.split()[0] in ("overall", "opening", "contact", "race",
+                                                     "bearoff")}
+    assert rows["overall"][0] == "12"
+    assert sum(int(r[0]) for phase, r in rows.items() if phase != "overall") == 12
+    missing = subprocess.run([str(CLI), "benchmark", "stats", "--set", str(tmp_path / "no.txt")],
+                             capture_output=True, text=True)
+    assert missing.returncode == 2 and "cannot open" in missing.stderr
+
+
 def test_benchmark_errors_name_the_file(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("decision nonsense\n")
