@@ -52,6 +52,24 @@ Phase phase_of(const Position& pos) {
   return Phase::Contact;
 }
 
+namespace {
+
+// The decisions of a set by phase: "overall" (all of them) first, then each phase present, with
+// the indices of its decisions in set order. Every per-phase report is made from these.
+std::vector<std::pair<std::string, std::vector<size_t>>> phase_groups(const BenchmarkSet& set) {
+  std::vector<std::pair<std::string, std::vector<size_t>>> groups(1, {"overall", {}});
+  for (size_t i = 0; i < set.decisions.size(); ++i) groups[0].second.push_back(i);
+  for (Phase p : kAllPhases) {
+    std::vector<size_t> in;
+    for (size_t i = 0; i < set.decisions.size(); ++i)
+      if (set.decisions[i].phase == p) in.push_back(i);
+    if (!in.empty()) groups.emplace_back(phase_name(p), std::move(in));
+  }
+  return groups;
+}
+
+}  // namespace
+
 // ---- Text format ----
 
 namespace {
@@ -310,16 +328,17 @@ std::vector<BenchmarkCandidate> label_decision(const BenchmarkDecision& d, size_
       ro.trials = n2;
       const RolloutStat b = rollout(c.result, maker, {}, ro).flipped().equity();
       c.halves = std::array<double, 2>{a.mean, b.mean};
-      c.equity = (static_cast<double>(n1) * a.mean + static_cast<double>(n2) * b.mean) /
-                 static_cast<double>(o.trials);
-      // All trials' sample variance from the halves' (se² n = variance) and their gap.
-      const double n = static_cast<double>(o.trials), na = static_cast<double>(n1),
-                   nb = static_cast<double>(n2);
-      const double gap = a.mean - b.mean;
-      const double variance =
-          ((na - 1) * a.se * a.se * na + (nb - 1) * b.se * b.se * nb + na * nb / n * gap * gap) /
-          (n - 1);
-      c.se = std::sqrt(std::max(0.0, variance) / n);
+      // All trials' mean and standard error from the halves' running sums (a half's sample
+      // variance is se² n).
+      double sum = 0, sum_sq = 0;
+      for (const auto& [half, count] : {std::pair{a, n1}, std::pair{b, n2}}) {
+        const double k = static_cast<double>(count);
+        sum += k * half.mean;
+        sum_sq += (k - 1) * half.se * half.se * k + k * half.mean * half.mean;
+      }
+      const MeanEstimate whole = estimate_mean(o.trials, sum, sum_sq);
+      c.equity = whole.mean;
+      c.se = whole.se;
     }
     out.push_back(std::move(c));
   }
@@ -470,18 +489,17 @@ BenchmarkScore score_benchmark(const BenchmarkSet& set, const AgentMaker& make, 
   BenchmarkScore score;
   score.agent = spec;
   score.losses = loss;
-  int64_t all_out = 0;
-  for (size_t i = 0; i < n; ++i) all_out += outside[i];
-  score.overall = phase_score("overall", loss, cross, all_out);
-  for (Phase p : kAllPhases) {
+  for (const auto& [name, in] : phase_groups(set)) {
     std::vector<double> xs, xc;
     int64_t out = 0;
-    for (size_t i = 0; i < n; ++i)
-      if (set.decisions[i].phase == p) {
-        xs.push_back(loss[i]), out += outside[i];
-        if (halves) xc.push_back(cross[i]);
-      }
-    if (!xs.empty()) score.phases.push_back(phase_score(phase_name(p), xs, xc, out));
+    for (size_t i : in) {
+      xs.push_back(loss[i]), out += outside[i];
+      if (halves) xc.push_back(cross[i]);
+    }
+    if (name == "overall")
+      score.overall = phase_score(name, xs, xc, out);
+    else
+      score.phases.push_back(phase_score(name, xs, xc, out));
   }
   return score;
 }
@@ -552,17 +570,10 @@ BenchmarkComparison compare_benchmark(const BenchmarkSet& set, const BenchmarkSc
   BenchmarkComparison c;
   c.a = a.agent;
   c.b = b.agent;
-  auto diffs = [&](const Phase* only) {
+  for (const auto& [name, in] : phase_groups(set)) {
     std::vector<double> mp;
-    for (size_t i = 0; i < n; ++i)
-      if (!only || set.decisions[i].phase == *only)
-        mp.push_back(1000.0 * (a.losses[i] - b.losses[i]));
-    return mp;
-  };
-  c.phases.emplace_back("overall", estimate_mean(diffs(nullptr)));
-  for (Phase p : kAllPhases) {
-    const std::vector<double> mp = diffs(&p);
-    if (!mp.empty()) c.phases.emplace_back(phase_name(p), estimate_mean(mp));
+    for (size_t i : in) mp.push_back(1000.0 * (a.losses[i] - b.losses[i]));
+    c.phases.emplace_back(name, estimate_mean(mp));
   }
   return c;
 }
@@ -597,43 +608,33 @@ std::string BenchmarkComparison::to_json() const {
 }
 
 BenchmarkStatistics benchmark_statistics(const BenchmarkSet& set) {
-  struct Sums {
-    int64_t decisions = 0, candidates = 0, others = 0;
+  const bool halves = set.format == 2;  // every candidate has its halves
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  auto gap = [](const BenchmarkCandidate& c) { return (*c.halves)[0] - (*c.halves)[1]; };
+  BenchmarkStatistics out;
+  for (const auto& [name, in] : phase_groups(set)) {
+    int64_t candidates = 0, others = 0;
     double se = 0, equity_sq = 0, difference_sq = 0;
-  };
-  std::array<Sums, 5> sums{};  // overall, then the phases
-  for (const auto& d : set.decisions) {
-    for (Sums* s : {&sums[0], &sums[1 + static_cast<size_t>(d.phase)]}) {
-      ++s->decisions;
-      const BenchmarkCandidate& best = d.candidates.front();
-      for (const auto& c : d.candidates) {
-        ++s->candidates;
-        s->se += c.se;
-        if (!c.halves) continue;
-        const double gap = (*c.halves)[0] - (*c.halves)[1];
-        s->equity_sq += gap * gap;
-        if (&c == &best) continue;
-        const double diff = gap - ((*best.halves)[0] - (*best.halves)[1]);
-        s->difference_sq += diff * diff;
-        ++s->others;
+    for (size_t i : in) {
+      const auto& cands = set.decisions[i].candidates;
+      for (const auto& c : cands) {
+        ++candidates;
+        se += c.se;
+        if (!halves) continue;
+        equity_sq += gap(c) * gap(c);
+        if (&c == &cands.front()) continue;
+        const double diff = gap(c) - gap(cands.front());
+        difference_sq += diff * diff, ++others;
       }
     }
-  }
-  const bool halves = set.format == 2;
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  BenchmarkStatistics out;
-  for (size_t k = 0; k < sums.size(); ++k) {
-    const Sums& s = sums[k];
-    if (s.decisions == 0) continue;
     BenchmarkNoise n;
-    n.phase = k == 0 ? "overall" : phase_name(kAllPhases[k - 1]);
-    n.decisions = s.decisions;
-    n.candidates = static_cast<double>(s.candidates) / static_cast<double>(s.decisions);
-    n.mean_se = s.se / static_cast<double>(s.candidates);
-    n.equity_noise = halves ? std::sqrt(s.equity_sq / static_cast<double>(s.candidates)) / 2 : nan;
-    n.difference_noise = halves && s.others > 0
-                             ? std::sqrt(s.difference_sq / static_cast<double>(s.others)) / 2
-                             : nan;
+    n.phase = name;
+    n.decisions = static_cast<int64_t>(in.size());
+    n.candidates = static_cast<double>(candidates) / static_cast<double>(in.size());
+    n.mean_se = se / static_cast<double>(candidates);
+    n.equity_noise = halves ? std::sqrt(equity_sq / static_cast<double>(candidates)) / 2 : nan;
+    n.difference_noise =
+        halves && others > 0 ? std::sqrt(difference_sq / static_cast<double>(others)) / 2 : nan;
     out.phases.push_back(n);
   }
   return out;
