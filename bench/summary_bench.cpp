@@ -10,6 +10,7 @@
 #include "bench/train_bench.h"
 #include "core/error.h"
 #include "core/pos_text.h"
+#include "selfplay/evaluation/luck_head.h"
 #include "selfplay/evaluation/rollout.h"
 #include "selfplay/search/agent_kinds.h"
 
@@ -72,24 +73,30 @@ std::vector<BenchRow> bench_summary(const SummaryBenchOptions& o) {
                     std::to_string(r.signature),
                     "nardy bench search --agent " + spec + " --positions " + std::to_string(n)});
   }
+  // The net's luck head (NAME.luck beside it), if it has one under these rules: a third 0-ply row.
+  const std::shared_ptr<const LuckHead> head = find_luck_head(o.net, o.rules);
+  enum Luck { kPlain, kExact, kHead };
   for (const int ply : {0, 1})
-    for (const bool luck : {false, true}) {
+    for (const Luck luck : {kPlain, kExact, kHead}) {
+      if (luck == kHead && (ply == 1 || !head)) continue;
       RolloutOptions ro;
-      ro.trials = scaled(ply == 1 ? 12 : luck ? 72 : 648, o.scale);
+      ro.trials = scaled(ply == 1 ? 12 : luck == kExact ? 72 : 648, o.scale);
       ro.rules = o.rules;
-      ro.luck_adjust = luck;
+      ro.luck_adjust = luck != kPlain;
+      if (luck == kHead) ro.luck_head = head;
       const std::string spec = "net:" + o.net + (ply == 1 ? ":ply=1" : "");
       const Rules rules = o.rules;
       const auto t0 = std::chrono::steady_clock::now();
       const RolloutResult r = rollout(
           Position::start(), [&] { return make_agent(spec, rules); }, nullptr, ro);
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      rows.push_back({std::string(ply == 1 ? "rollout 1-ply " : "rollout ") +
-                          (luck ? "luck-adjusted" : "plain"),
+      static const char* const kNames[] = {"plain", "luck-adjusted", "luck head"};
+      static const char* const kFlags[] = {" --no-luck", " --exact-luck", ""};
+      rows.push_back({std::string(ply == 1 ? "rollout 1-ply " : "rollout ") + kNames[luck],
                       static_cast<double>(r.trials) / s, "trials/s",
                       "equity " + format("%+.6f", r.equity().mean),
                       "nardy rollout '" + format_pos(Position::start()) + "' --agent " + spec +
-                          " --trials " + std::to_string(ro.trials) + (luck ? "" : " --no-luck")});
+                          " --trials " + std::to_string(ro.trials) + kFlags[luck]});
     }
   return rows;
 }

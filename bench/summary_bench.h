@@ -10,10 +10,12 @@
 //                    peak on this core (bench/kernel_bench.h); signature: checksum of evaluations
 //   search ply 0/1/2 ms per move of net:NET:ply=N on the `nardy bench search` positions
 //                    (bench/search_bench.h); signature: hash of the choices
-//   rollout plain / luck-adjusted, rollout 1-ply plain / luck-adjusted
+//   rollout plain / luck-adjusted / luck head, rollout 1-ply plain / luck-adjusted
 //                    trials/s of a rollout of the start with net:NET (0-ply) and
-//                    net:NET:ply=1 (selfplay/evaluation/rollout.h); signature: the equity
-//                    estimate
+//                    net:NET:ply=1 (selfplay/evaluation/rollout.h): plain, luck measured
+//                    exactly over the 21 rolls, and (0-ply, when NET has a luck head NAME.luck
+//                    beside it, selfplay/evaluation/luck_head.h) luck from the head;
+//                    signature: the equity estimate
 // Without a net (empty path) the search and rollout rows are left out.
 #pragma once
 

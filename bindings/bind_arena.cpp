@@ -23,6 +23,7 @@
 #include "core/error.h"
 #include "selfplay/evaluation/arena.h"
 #include "selfplay/search/net_agent.h"
+#include "selfplay/evaluation/luck_head.h"
 #include "selfplay/evaluation/rollout.h"
 #include "selfplay/evaluation/tournament.h"
 
@@ -307,6 +308,8 @@ void bind_rollout(py::module_& m) {
       .def_readonly("agent_spec", &RolloutResult::agent_spec, "The agent that played both sides")
       .def_readonly("evaluator_name", &RolloutResult::evaluator_name,
                     "The luck evaluator ('' if none)")
+      .def_readonly("luck_method", &RolloutResult::luck_method,
+                    "'exact' (21 rolls), 'head' (a luck head) or '' (no luck adjustment)")
       .def_readonly("note", &RolloutResult::note, "Why luck adjustment is off, if it is")
       .def_readonly("mean_turns", &RolloutResult::mean_turns, "Mean turns per trial")
       .def("flipped", &RolloutResult::flipped, "The same result from the other side's view")
@@ -327,7 +330,7 @@ void bind_rollout(py::module_& m) {
       "rollout",
       [](const py::object& pos, int64_t trials, const py::object& agent, const py::int_& seed,
          int threads, const py::object& rules, bool stratify, bool luck_adjust,
-         const py::object& luck, int luck_turns) {
+         const py::object& luck, int luck_turns, const py::object& luck_head) {
         const Position p = position_arg(pos);
         RolloutOptions o;
         o.trials = trials;
@@ -357,6 +360,26 @@ void bind_rollout(py::module_& m) {
           luck_net = *a->net;
           backend = a->net_options.backend;
         }
+        // The luck head: "auto" = the luck net's NAME.luck when the net comes from a checkpoint
+        // path and the agent does not search (as `nardy rollout`); a path = that file (any
+        // agent); None = exact luck.
+        std::string luck_path;  // checkpoint of the luck net, when known
+        if (!luck.is_none() && py::isinstance<py::str>(luck))
+          luck_path = luck.cast<std::string>();
+        else if (luck.is_none() && a->net)
+          if (auto s = net_agent_spec(a->spec)) luck_path = s->path;
+        if (py::isinstance<py::str>(luck_head)) {
+          const std::string h = luck_head.cast<std::string>();
+          const bool searching = a->net && a->net_options.ply >= 1;
+          if (luck_adjust && h != "auto") {
+            o.luck_head = std::make_shared<LuckHead>(LuckHead::load(h));
+          } else if (luck_adjust && !luck_path.empty() && !searching) {
+            o.luck_head = find_luck_head(luck_path, o.rules);
+          }
+        } else if (!luck_head.is_none()) {
+          throw py::type_error("rollout: luck_head must be 'auto', a file path or None, got " +
+                               type_name(luck_head));
+        }
         EvaluatorMaker luck_maker;
         if (luck_net) {
           ValueNet net = *luck_net;
@@ -371,13 +394,16 @@ void bind_rollout(py::module_& m) {
       py::arg("position"), py::arg("trials") = 1296, py::arg("agent") = "heuristic",
       py::arg("seed") = 1, py::arg("threads") = 1, py::arg("rules") = py::none(),
       py::arg("stratify") = true, py::arg("luck_adjust") = true, py::arg("luck") = py::none(),
-      py::arg("luck_turns") = 0,
+      py::arg("luck_turns") = 0, py::arg("luck_head") = "auto",
       "Plays `position` out `trials` times with `agent` on both sides and returns a RolloutResult\n"
       "(means with standard errors, from the side to move's view), as `nardy rollout`. Luck "
       "adjustment\n"
       "uses the agent's net, or `luck` (a ValueNet or checkpoint path) for agents without one, on "
       "the\n"
-      "first `luck_turns` turns of each trial (0: every turn). Reproducible for any thread count; "
+      "first `luck_turns` turns of each trial (0: every turn): exactly over the 21 rolls, or with\n"
+      "`luck_head` (a file of `nardy luck fit`; 'auto': NAME.luck beside the luck net's\n"
+      "checkpoint when the agent does not search; None: always exact) its cheap prediction.\n"
+      "Reproducible for any thread count; "
       "GIL\n"
       "released; Ctrl-C stops it.");
 }

@@ -76,6 +76,11 @@ std::string hidden_name(const std::vector<int>& hidden);
 void add_bearoff_command(CLI::App& app);
 // `benchmark AGENT` and `benchmark build` (cli/benchmark.cpp).
 void add_benchmark_command(CLI::App& app);
+// `luck fit` (cli/luck.cpp).
+void add_luck_command(CLI::App& app);
+// The checkpoint path of a NET argument: a path, or a spec naming a net (net:PATH, model:NAME,
+// default). Throws Error "CMD: ..." for any other spec.
+std::string checkpoint_of_net_arg(const std::string& cmd, const std::string& arg);
 
 // Adds the repeated `--rule KEY=VALUE` option; the result is read with rules_from().
 void add_rule_option(CLI::App& cmd, std::vector<std::string>& assignments);

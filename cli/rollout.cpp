@@ -9,19 +9,39 @@
 #include "core/pos_text.h"
 #include "cli/command.h"
 #include "selfplay/search/net_agent.h"
+#include "selfplay/evaluation/luck_head.h"
 #include "selfplay/evaluation/rollout.h"
 #include "selfplay/search/agent_kinds.h"
 
 namespace nardy::cli {
 
+namespace {
+
+template <class Args>
+std::shared_ptr<const LuckHead> luck_head_of(const Args& a, const Rules& rules) {
+  if (!a.luck_head.empty()) return std::make_shared<LuckHead>(LuckHead::load(a.luck_head));
+  // The luck net's head beside its checkpoint: --luck-net's, else the agent's own net's. A
+  // searching agent measures luck exactly at little cost: no head for it.
+  const auto agent_net = net_agent_spec(a.agent);
+  const std::string net_path = !a.luck_net.empty() ? a.luck_net : agent_net ? agent_net->path : "";
+  if (net_path.empty() || (agent_net && agent_net->options.ply >= 1)) return nullptr;
+  try {
+    return find_luck_head(net_path, rules);  // none fitted under these rules: exact luck
+  } catch (const Error& e) {
+    throw Error(std::string(e.what()) + " (or pass --exact-luck)");
+  }
+}
+
+}  // namespace
+
 void add_rollout_command(CLI::App& app) {
   struct Args {
     std::vector<std::string> positional, rules;
-    std::string move, dice, agent = "heuristic", luck_net, json;
+    std::string move, dice, agent = "heuristic", luck_net, luck_head, json;
     int64_t trials = 1296;
     int threads = 1, luck_turns = 0;
     uint64_t seed = 1;
-    bool no_luck = false, no_stratify = false;
+    bool no_luck = false, no_stratify = false, exact_luck = false;
   };
   auto a = std::make_shared<Args>();
   auto* cmd = app.add_subcommand(
@@ -31,7 +51,9 @@ void add_rollout_command(CLI::App& app) {
       "outcome probabilities with standard errors, for the side to move (or, with --move and "
       "--dice,\n"
       "for the player making that move). Variance reduction: stratified first two rolls, and luck\n"
-      "adjustment with a net's 0-ply evaluation (the agent's own net, or --luck-net).");
+      "adjustment with a net's 0-ply evaluation (the agent's own net, or --luck-net): exact over\n"
+      "the 21 rolls, or, where the net has a luck head (`nardy luck fit`; NAME.luck beside the\n"
+      "checkpoint) and the agent does not search, the head's cheap prediction of it.");
   cmd->add_option("pos", a->positional, "POS (quoted as one argument, or as two) or a position ID")
       ->required()
       ->allow_extra_args();
@@ -46,6 +68,13 @@ void add_rollout_command(CLI::App& app) {
   add_threads_option(*cmd, a->threads, "Threads (results do not depend on it)");
   add_seed_option(*cmd, a->seed);
   cmd->add_flag("--no-luck", a->no_luck, "Disable luck adjustment");
+  auto* luck_head = cmd->add_option(
+      "--luck-head", a->luck_head,
+      "Luck head file (nardy luck fit), for any agent (default: NAME.luck beside the luck net's "
+      "checkpoint, if any, unless the agent searches)");
+  cmd->add_flag("--exact-luck", a->exact_luck,
+                "Measure luck exactly over the 21 rolls even where a luck head exists")
+      ->excludes(luck_head);
   cmd->add_option(
          "--luck-turns", a->luck_turns,
          "Measure luck in the first N turns only (0 = all; each costs ~21 evaluations of a roll)")
@@ -90,6 +119,7 @@ void add_rollout_command(CLI::App& app) {
     }
     make_agent(a->agent, rules);  // a bad spec fails here, on this thread
     const std::string spec = a->agent;
+    if (o.luck_adjust && !a->exact_luck) o.luck_head = luck_head_of(*a, rules);
     auto t0 = std::chrono::steady_clock::now();
     RolloutResult r = rollout(
         pos, [spec, rules] { return make_agent(spec, rules); }, luck, o);

@@ -126,6 +126,7 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
   result.stratified = options.stratify;
   result.luck_turns = options.luck_turns;
   const BearoffTable* tables = options.tables ? default_bearoff_table() : nullptr;
+  const LuckHead* head = options.luck_adjust ? options.luck_head.get() : nullptr;
   result.table_points = tables ? tables->points() : 0;
 
   // Per thread: the agent and the luck evaluator (the net agent's own search, else one built
@@ -136,6 +137,7 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
     std::unique_ptr<Search> own_search;
     Search* search = nullptr;
     NetAgent* net = nullptr;  // the agent, if it is a net agent whose search measures luck
+    LuckHead::Scratch head_scratch;  // with a luck head
     MoveList moves;
   };
   auto make_player = [&](int thread_index) {
@@ -143,7 +145,9 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
     pl.agent = make_agent_fn();
     if (!pl.agent) throw Error("rollout: the agent factory returned no agent");
     std::string note;
-    if (options.luck_adjust) {
+    if (head) {
+      pl.head_scratch = head->make_scratch();
+    } else if (options.luck_adjust) {
       if (auto* net = dynamic_cast<NetAgent*>(pl.agent.get())) {
         pl.search = &net->search();
         pl.net = net;
@@ -163,8 +167,11 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
     }
     if (thread_index == 0) {  // read only after parallel_for returns
       result.agent_spec = pl.agent->spec();
-      result.luck_adjusted = pl.search != nullptr;
-      result.evaluator_name = pl.search ? pl.search->evaluator().name() : "";
+      result.luck_adjusted = pl.search != nullptr || head;
+      result.luck_method = head ? "head" : pl.search ? "exact" : "";
+      result.evaluator_name = head          ? head->describe()
+                              : pl.search ? pl.search->evaluator().name()
+                                          : "";
       result.note = note;
     }
     return pl;
@@ -202,7 +209,21 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
       else
         d = roll_turn(dice_rng, options.rules, tr.turns == 0 && opening_no_doubles);
       generate_moves(p, d, options.rules, moves);
-      const bool measure = search && (options.luck_turns <= 0 || tr.turns < options.luck_turns);
+      const bool in_luck_turns = options.luck_turns <= 0 || tr.turns < options.luck_turns;
+      const bool measure = search && in_luck_turns;
+      if (head && in_luck_turns) {
+        // The head's predicted luck of this roll (mover's view; zero mean over the rolls).
+        const LuckTerms l =
+            head->luck(p, d, pl.head_scratch, tr.turns == 0 && opening_no_doubles);
+        const bool same = p.side_to_move() == root;
+        const Outputs in_root_view = {same ? l[kRoWin] : l[kRoLose],
+                                      same ? l[kRoWinMars] : l[kRoLoseMars],
+                                      same ? l[kRoLose] : l[kRoWin],
+                                      same ? l[kRoLoseMars] : l[kRoWinMars],
+                                      l[kRoDraw],
+                                      same ? l[kRoEquity] : -l[kRoEquity]};
+        for (size_t k = 0; k < kRoNumOutputs; ++k) luck_sum[k] += in_root_view[k];
+      }
       // The expected value over all rolls: value(p, 1) — from the last decision's cache if it
       // computed it (the same computation from the same base: the same bits), else now in a new
       // generation (values from this turn only: thread-independent).
@@ -304,6 +325,7 @@ std::string RolloutResult::to_json() const {
   j["luck_adjusted"] = luck_adjusted;
   j["luck_turns"] = luck_turns;
   j["evaluator"] = evaluator_name;
+  j["luck_method"] = luck_method;
   j["note"] = note;
   j["mean_turns"] = mean_turns;
   j["table_points"] = table_points;

@@ -25,6 +25,11 @@
 //    the next turn's expected value, so luck costs little beside a 1-ply choice; a 0-ply agent
 //    chooses among the values the expected value has just computed (NetAgent::choose_continuing),
 //    but the 21 rolls still cost about 20 plain 0-ply turns.
+//    A luck head (selfplay/evaluation/luck_head.h; RolloutOptions::luck_head) replaces the
+//    exact term by a small network's prediction of it from P alone, with the same zero mean
+//    over the rolls: one forward of that network per turn instead of 21 rolls' moves and
+//    values, for any agent. It removes the part of the luck it predicts (`nardy luck fit`
+//    reports the share).
 //
 // Race tables: with `tables` on (the default) and a race table present (selfplay/tables/
 // bearoff_table.h default_bearoff_table), a trial that reaches a race position the table covers
@@ -51,6 +56,7 @@
 #include "core/rules.h"
 #include "selfplay/distributed/world.h"
 #include "selfplay/evaluation/arena.h"
+#include "selfplay/evaluation/luck_head.h"
 #include "selfplay/search/search.h"
 
 namespace nardy {
@@ -73,6 +79,9 @@ struct RolloutOptions {
   int max_turns = 10000;   // per trial; reaching it is an Error (an agent bug)
   World* world = nullptr;  // ranks sharing the trials; null: this process alone
   bool tables = true;      // end trials in covered races with the default table's exact odds
+  // Measure luck with this head instead of the exact 21-roll term (when luck_adjust; any agent
+  // and rules: the head's zero mean keeps the rollout unbiased).
+  std::shared_ptr<const LuckHead> luck_head;
 };
 
 // One output's estimate.
@@ -91,6 +100,7 @@ struct RolloutResult {
   int luck_turns = 0;    // as in the options (0 = every turn)
   int table_points = 0;  // points of the race table that ended trials (0: none)
   std::string agent_spec, evaluator_name;
+  std::string luck_method;  // "exact" (the 21 rolls), "head" (a luck head) or "" (no luck)
   std::string note;  // why luck adjustment is off, if it is
   double mean_turns = 0;
 

@@ -16,28 +16,6 @@ namespace nardy {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-void write_file_atomic(const std::string& path, std::string_view content) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw file_error("cannot write", tmp, open_failure_reason());
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.flush();
-    if (!out) throw Error("cannot write " + quote_path(tmp) + " (disk full?)");
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) throw file_error("cannot rename " + quote_path(tmp) + " to", path, ec);
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw file_error("cannot read", path, open_failure_reason());
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // ---- RunState ----
 
 std::string RunState::to_json() const {

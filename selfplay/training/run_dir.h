@@ -27,12 +27,9 @@
 #include <string_view>
 #include <vector>
 
-namespace nardy {
+#include "core/file_io.h"  // write_file_atomic, read_file
 
-// Writes `content` to `path` through `path.tmp` + rename. Throws Error naming the path.
-void write_file_atomic(const std::string& path, std::string_view content);
-// Whole file as a string. Throws Error naming the path.
-std::string read_file(const std::string& path);
+namespace nardy {
 
 struct RunState {
   int64_t games_done = 0;
