@@ -363,19 +363,14 @@ void bind_rollout(py::module_& m) {
         // The luck head: "auto" = the luck net's NAME.luck when the net comes from a checkpoint
         // path and the agent does not search (as `nardy rollout`); a path = that file (any
         // agent); None = exact luck.
-        std::string luck_path;  // checkpoint of the luck net, when known
-        if (!luck.is_none() && py::isinstance<py::str>(luck))
-          luck_path = luck.cast<std::string>();
-        else if (luck.is_none() && a->net)
-          if (auto s = net_agent_spec(a->spec)) luck_path = s->path;
         if (py::isinstance<py::str>(luck_head)) {
           const std::string h = luck_head.cast<std::string>();
-          const bool searching = a->net && a->net_options.ply >= 1;
-          if (luck_adjust && h != "auto") {
+          const std::string luck_path =
+              py::isinstance<py::str>(luck) ? luck.cast<std::string>() : "";
+          if (luck_adjust && h != "auto")
             o.luck_head = std::make_shared<LuckHead>(LuckHead::load(h));
-          } else if (luck_adjust && !luck_path.empty() && !searching) {
-            o.luck_head = find_luck_head(luck_path, o.rules);
-          }
+          else if (luck_adjust && (luck.is_none() || !luck_path.empty()))
+            o.luck_head = default_luck_head(a->spec, luck_path, o.rules);
         } else if (!luck_head.is_none()) {
           throw py::type_error("rollout: luck_head must be 'auto', a file path or None, got " +
                                type_name(luck_head));

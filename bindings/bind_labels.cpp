@@ -15,6 +15,7 @@
 #include "nn/encoder.h"
 #include "selfplay/training/fit.h"
 #include "selfplay/training/label_file.h"
+#include "selfplay/evaluation/luck_head.h"
 #include "selfplay/training/labeler.h"
 
 namespace nardy::py_bind {
@@ -37,7 +38,7 @@ void bind_labels(py::module_& m) {
       "label",
       [](const std::string& out, int64_t games, const std::string& player, double explore,
          double sample, double candidates, const std::string& labeler, int64_t rollouts,
-         int threads, uint64_t seed, py::object rules, bool verbose) {
+         int threads, uint64_t seed, py::object rules, bool verbose, const py::object& luck_head) {
         LabelOptions o;
         o.games = games;
         o.player = player;
@@ -49,6 +50,17 @@ void bind_labels(py::module_& m) {
         o.threads = threads;
         o.seed = seed;
         o.rules = rules_arg(rules);
+        // The rollouts' luck head: 'auto' = NAME.luck beside the labeler's checkpoint (unless it
+        // searches), a path = that file, None = exact luck (as `nardy label`).
+        if (py::isinstance<py::str>(luck_head)) {
+          const std::string h = luck_head.cast<std::string>();
+          if (rollouts > 0)
+            o.luck_head = h == "auto" ? default_luck_head(labeler, "", o.rules)
+                                      : std::make_shared<LuckHead>(LuckHead::load(h));
+        } else if (!luck_head.is_none()) {
+          throw py::type_error("label: luck_head must be 'auto', a file path or None, got " +
+                               type_name(luck_head));
+        }
         Interrupt irq;
         const LabelProgress p = irq.run_without_gil([&] {
           return label_positions(out, o, [&](const LabelProgress& p) {
@@ -64,12 +76,14 @@ void bind_labels(py::module_& m) {
       py::arg("out"), py::arg("games"), py::arg("player") = "default", py::arg("explore") = 0.1,
       py::arg("sample") = 0.1, py::arg("candidates") = 0.0, py::arg("labeler") = "default:ply=1",
       py::arg("rollouts") = 0, py::arg("threads") = 1, py::arg("seed") = 1,
-      py::arg("rules") = py::none(), py::arg("verbose") = false,
+      py::arg("rules") = py::none(), py::arg("verbose") = false, py::arg("luck_head") = "auto",
       "Creates or continues the label file `out` until it holds `games` self-play games of\n"
       "`player` (random moves with probability `explore`), each position kept with probability\n"
       "`sample` (and a random legal result of a turn's roll with probability `candidates`) and\n"
       "labelled by the `labeler` net spec at its ply (or `rollouts` trials of the\n"
-      "`labeler` agent) = `nardy label`. Returns {games, positions, new_games, new_positions,\n"
+      "`labeler` agent; luck measured by `luck_head`: 'auto' = NAME.luck beside its checkpoint,\n"
+      "a path, or None = exactly) = `nardy label`. Returns {games, positions, new_games, "
+      "new_positions,\n"
       "seconds}. A rerun with the same options appends the missing games; the file is the same\n"
       "bytes for any thread count (format: selfplay/training/label_file.h).");
 

@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "core/error.h"
+#include "selfplay/evaluation/luck_head.h"
 #include "selfplay/evaluation/position_benchmark.h"
 #include "selfplay/search/agent_kinds.h"
 #include "selfplay/training/progress.h"
@@ -68,7 +69,7 @@ void add_benchmark_command(CLI::App& app) {
   });
 
   struct BuildArgs {
-    std::string out, game_agents = "random,heuristic";
+    std::string out, game_agents = "random,heuristic", luck_head;
     std::vector<std::string> rules;
     bool no_luck = false;
     BenchmarkBuildOptions o;
@@ -121,10 +122,15 @@ void add_benchmark_command(CLI::App& app) {
                        "Luck-adjusted turns per trial when the rollout agent has a net (0 = all)")
           ->capture_default_str()
           ->check(CLI::Range(0, 10000));
+  auto* no_luck =
+      build
+          ->add_flag("--no-luck", b->no_luck,
+                     "Plain (stratified) trials: no luck adjustment (cheaper per trial at 0-ply)")
+          ->excludes(luck_turns);
   build
-      ->add_flag("--no-luck", b->no_luck,
-                 "Plain (stratified) trials: no luck adjustment (cheaper per trial at 0-ply)")
-      ->excludes(luck_turns);
+      ->add_option("--luck-head", b->luck_head,
+                   "Measure luck with this luck head (nardy luck fit) instead of exactly")
+      ->excludes(no_luck);
   build->add_option("--threads", b->o.threads, "Rollout threads (results do not depend on it)")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
@@ -132,6 +138,8 @@ void add_benchmark_command(CLI::App& app) {
   build->callback([b] {
     b->o.rules = rules_from(b->rules);
     b->o.luck_adjust = !b->no_luck;
+    if (!b->luck_head.empty())
+      b->o.luck_head = std::make_shared<LuckHead>(LuckHead::load(b->luck_head));
     b->o.game_agents.clear();
     std::string rest = b->game_agents;
     for (size_t comma; (comma = rest.find(',')) != std::string::npos; rest.erase(0, comma + 1))

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,10 @@
 #include "core/types.h"
 #include "selfplay/agents/agent.h"
 #include "selfplay/distributed/world.h"
+
+namespace nardy {
+class LuckHead;
+}
 
 namespace nardy::cli {
 
@@ -78,6 +83,11 @@ void add_bearoff_command(CLI::App& app);
 void add_benchmark_command(CLI::App& app);
 // `luck fit` (cli/luck.cpp).
 void add_luck_command(CLI::App& app);
+// The luck head of a command that rolls out with `agent` (rollout, label): the file given
+// (--luck-head), else default_luck_head(agent, luck_net, rules) (selfplay/evaluation/
+// luck_head.h); the error for a damaged default head says how to do without it (--exact-luck).
+std::shared_ptr<const LuckHead> luck_head_option(const std::string& file, const std::string& agent,
+                                                 const std::string& luck_net, const Rules& rules);
 // The checkpoint path of a NET argument: a path, or a spec naming a net (net:PATH, model:NAME,
 // default). Throws Error "CMD: ..." for any other spec.
 std::string checkpoint_of_net_arg(const std::string& cmd, const std::string& arg);

@@ -12,7 +12,8 @@ namespace nardy::cli {
 void add_label_command(CLI::App& app) {
   struct Args {
     LabelOptions o;
-    std::string out;
+    std::string out, luck_head;
+    bool exact_luck = false;
     double interval = 10;
     std::vector<std::string> rules;
   };
@@ -44,6 +45,13 @@ void add_label_command(CLI::App& app) {
   cmd->add_option("--rollouts", a->o.rollouts, "Rollout trials per position (0: search targets)")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 32));
+  auto* luck_head = cmd->add_option(
+      "--luck-head", a->luck_head,
+      "The rollouts' luck head (default: NAME.luck beside the --labeler's checkpoint, if any, "
+      "unless it searches)");
+  cmd->add_flag("--exact-luck", a->exact_luck,
+                "The rollouts measure luck exactly over the 21 rolls")
+      ->excludes(luck_head);
   add_threads_option(*cmd, a->o.threads, "Worker threads (the file does not depend on it)");
   add_seed_option(*cmd, a->o.seed, "Seed of every game's dice, exploration and sampling");
   cmd->add_option("--interval", a->interval, "Seconds between progress lines")
@@ -52,6 +60,8 @@ void add_label_command(CLI::App& app) {
   add_rule_option(*cmd, a->rules);
   cmd->callback([a] {
     a->o.rules = rules_from(a->rules);
+    if (a->o.rollouts > 0 && !a->exact_luck)
+      a->o.luck_head = luck_head_option(a->luck_head, a->o.labeler, "", a->o.rules);
     const bool live = isatty(STDOUT_FILENO);
     auto last = std::chrono::steady_clock::now();
     const LabelProgress p = label_positions(a->out, a->o, [&](const LabelProgress& p) {

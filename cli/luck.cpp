@@ -19,6 +19,16 @@ std::string checkpoint_of_net_arg(const std::string& cmd, const std::string& arg
               " is not a net (a checkpoint path, net:PATH, model:NAME or default)");
 }
 
+std::shared_ptr<const LuckHead> luck_head_option(const std::string& file, const std::string& agent,
+                                                 const std::string& luck_net, const Rules& rules) {
+  if (!file.empty()) return std::make_shared<LuckHead>(LuckHead::load(file));
+  try {
+    return default_luck_head(agent, luck_net, rules);
+  } catch (const Error& e) {
+    throw Error(std::string(e.what()) + " (or pass --exact-luck)");
+  }
+}
+
 void add_luck_command(CLI::App& app) {
   auto* luck = app.add_subcommand(
       "luck", "Luck heads: a learned, cheap luck measure for luck-adjusted 0-ply rollouts");
@@ -38,8 +48,8 @@ void add_luck_command(CLI::App& app) {
       "then uses it automatically.");
   fit->add_option("net", a->net, "Checkpoint path, net:PATH, model:NAME or default")->required();
   fit->add_option("--out", a->out, "Head file (default: the checkpoint's NAME.luck)");
-  add_games_option(*fit, a->o.games, "Self-play games to sample positions from (every tenth held out)",
-                   int64_t{10});
+  add_games_option(*fit, a->o.games,
+                   "Self-play games to sample positions from (every tenth held out)", int64_t{10});
   fit->add_option("--noise", a->o.noise, "Gaussian noise on the sampling agent's equities")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 10.0));
@@ -64,13 +74,14 @@ void add_luck_command(CLI::App& app) {
       if (done < total && now - last < std::chrono::seconds(2)) return;
       last = now;
       const double secs = std::chrono::duration<double>(now - t0).count();
-      std::fprintf(stderr, "luck fit: %lld/%lld games, %.0f s, ETA %.0f s\n",
-                   static_cast<long long>(done), static_cast<long long>(total), secs,
-                   done > 0 ? secs * static_cast<double>(total - done) / static_cast<double>(done)
-                            : 0.0);
+      std::fprintf(
+          stderr, "luck fit: %lld/%lld games, %.0f s, ETA %.0f s\n", static_cast<long long>(done),
+          static_cast<long long>(total), secs,
+          done > 0 ? secs * static_cast<double>(total - done) / static_cast<double>(done) : 0.0);
     };
     o.on_epoch = [](const LuckEpoch& e) {
-      std::fprintf(stderr, "luck fit: epoch %d  train loss %.6f  held-out loss %.6f  explained %.1f%%%s\n",
+      std::fprintf(stderr,
+                   "luck fit: epoch %d  train loss %.6f  held-out loss %.6f  explained %.1f%%%s\n",
                    e.epoch, e.train_loss, e.heldout_loss, 100 * e.heldout_explained,
                    e.best ? "  (best)" : "");
     };

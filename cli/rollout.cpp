@@ -15,25 +15,6 @@
 
 namespace nardy::cli {
 
-namespace {
-
-template <class Args>
-std::shared_ptr<const LuckHead> luck_head_of(const Args& a, const Rules& rules) {
-  if (!a.luck_head.empty()) return std::make_shared<LuckHead>(LuckHead::load(a.luck_head));
-  // The luck net's head beside its checkpoint: --luck-net's, else the agent's own net's. A
-  // searching agent measures luck exactly at little cost: no head for it.
-  const auto agent_net = net_agent_spec(a.agent);
-  const std::string net_path = !a.luck_net.empty() ? a.luck_net : agent_net ? agent_net->path : "";
-  if (net_path.empty() || (agent_net && agent_net->options.ply >= 1)) return nullptr;
-  try {
-    return find_luck_head(net_path, rules);  // none fitted under these rules: exact luck
-  } catch (const Error& e) {
-    throw Error(std::string(e.what()) + " (or pass --exact-luck)");
-  }
-}
-
-}  // namespace
-
 void add_rollout_command(CLI::App& app) {
   struct Args {
     std::vector<std::string> positional, rules;
@@ -119,7 +100,8 @@ void add_rollout_command(CLI::App& app) {
     }
     make_agent(a->agent, rules);  // a bad spec fails here, on this thread
     const std::string spec = a->agent;
-    if (o.luck_adjust && !a->exact_luck) o.luck_head = luck_head_of(*a, rules);
+    if (o.luck_adjust && !a->exact_luck)
+      o.luck_head = luck_head_option(a->luck_head, a->agent, a->luck_net, rules);
     auto t0 = std::chrono::steady_clock::now();
     RolloutResult r = rollout(
         pos, [spec, rules] { return make_agent(spec, rules); }, luck, o);

@@ -52,8 +52,8 @@ struct LuckTrainOptions {
 };
 
 struct LuckEpoch {
-  int epoch = 0;             // 1, 2, ...
-  double train_loss = 0;     // mean over the epoch's minibatches as trained
+  int epoch = 0;          // 1, 2, ...
+  double train_loss = 0;  // mean over the epoch's minibatches as trained
   double heldout_loss = 0;
   double heldout_explained = 0;  // 1 − Σ w (Δeq error)² / Σ w Δeq² on the held-out rows
   bool best = false;

@@ -18,7 +18,8 @@ torch::Tensor as_tensor(const std::vector<float>& v, int64_t rows, int64_t cols)
 
 torch::Tensor roll_weights() {
   std::vector<float> w(kLuckRolls);
-  for (int r = 0; r < kLuckRolls; ++r) w[static_cast<size_t>(r)] = kDistinctRolls[r].weight36 / 36.0f;
+  for (int r = 0; r < kLuckRolls; ++r)
+    w[static_cast<size_t>(r)] = kDistinctRolls[r].weight36 / 36.0f;
   return torch::from_blob(w.data(), {1, kLuckRolls}, torch::kFloat32).clone();
 }
 
@@ -88,10 +89,12 @@ LuckMlp train_luck_mlp(const LuckFitData& train, const LuckFitData& heldout,
   const torch::Tensor w = roll_weights();
   const int64_t n = train.rows(), in = train.num_inputs;
   const torch::Tensor x = as_tensor(train.inputs, n, in),
-                      t = as_tensor(train.targets, n, kLuckTargets).view({n, kLuckRolls, kLuckOutputs});
+                      t = as_tensor(train.targets, n, kLuckTargets)
+                              .view({n, kLuckRolls, kLuckOutputs});
   const int64_t hn = heldout.rows();
   const torch::Tensor hx = as_tensor(heldout.inputs, hn, in),
-                      ht = as_tensor(heldout.targets, hn, kLuckTargets).view({hn, kLuckRolls, kLuckOutputs});
+                      ht = as_tensor(heldout.targets, hn, kLuckTargets)
+                               .view({hn, kLuckRolls, kLuckOutputs});
   torch::optim::Adam opt(mlp.parameters(), torch::optim::AdamOptions(o.lr));
 
   auto measure = [&](double& loss, double& explained) {

@@ -18,6 +18,7 @@
 #include "core/printable.h"
 #include "core/random.h"
 #include "nn/checkpoint_json.h"
+#include "selfplay/search/agent_kinds.h"
 #include "selfplay/search/net_agent.h"
 #include "selfplay/tables/bearoff_table.h"
 
@@ -65,10 +66,14 @@ int distinct_roll_index(Dice d) {
   return hi * (hi - 1) / 2 + (lo - 1);
 }
 
-LuckHead::LuckHead(const std::string& encoder, LuckMlp mlp, std::string teacher,
-                   const Rules& rules, std::string fit_note)
-    : encoder_(&encoder_by_name(encoder)), mlp_(std::move(mlp)), teacher_(std::move(teacher)),
-      fit_note_(std::move(fit_note)), rules_(rules), kernels_(&fast_kernels(active_simd_path())) {
+LuckHead::LuckHead(const std::string& encoder, LuckMlp mlp, std::string teacher, const Rules& rules,
+                   std::string fit_note)
+    : encoder_(&encoder_by_name(encoder)),
+      mlp_(std::move(mlp)),
+      teacher_(std::move(teacher)),
+      fit_note_(std::move(fit_note)),
+      rules_(rules),
+      kernels_(&fast_kernels(active_simd_path())) {
   if (mlp_.num_inputs != encoder_->num_inputs())
     throw Error("luck head: the network has " + std::to_string(mlp_.num_inputs) +
                 " inputs, encoder " + encoder_->id() + " " +
@@ -102,8 +107,9 @@ LuckHead::LuckHead(const std::string& encoder, LuckMlp mlp, std::string teacher,
     for (int o = 0; o < kLuckOutputs; ++o) {
       for (int i = 0; i <= last; ++i) {  // i == last: the bias
         auto at = [&](int r) {
-          return i < last ? static_cast<double>(w[static_cast<size_t>(i) * kLuckTargets + r * 4 + o])
-                          : static_cast<double>(b[static_cast<size_t>(r) * 4 + o]);
+          return i < last
+                     ? static_cast<double>(w[static_cast<size_t>(i) * kLuckTargets + r * 4 + o])
+                     : static_cast<double>(b[static_cast<size_t>(r) * 4 + o]);
         };
         double mean = 0;
         for (int r = 0; r < kLuckRolls; ++r) mean += centring_weight(v, r) * at(r);
@@ -190,6 +196,14 @@ std::shared_ptr<const LuckHead> find_luck_head(const std::string& net_path, cons
   return head;
 }
 
+std::shared_ptr<const LuckHead> default_luck_head(const std::string& agent_spec,
+                                                  const std::string& luck_net, const Rules& rules) {
+  const auto agent_net = net_agent_spec(agent_spec);
+  const std::string net_path = !luck_net.empty() ? luck_net : agent_net ? agent_net->path : "";
+  if (net_path.empty() || (agent_net && agent_net->options.ply >= 1)) return nullptr;
+  return find_luck_head(net_path, rules);
+}
+
 void LuckHead::save(const std::string& path) const {
   nlohmann::json j;
   j["encoder"] = encoder_->id();
@@ -230,12 +244,13 @@ LuckHead LuckHead::load(const std::string& path) {
     throw bad("checksum mismatch (damaged file)");
   const size_t json_end = bytes.find('\n', magic.size());
   if (json_end == std::string::npos || json_end > end_at) throw bad("no header line");
-  const nlohmann::json j = nlohmann::json::parse(
-      bytes.begin() + static_cast<std::ptrdiff_t>(magic.size()),
-      bytes.begin() + static_cast<std::ptrdiff_t>(json_end), nullptr, false);
+  const nlohmann::json j =
+      nlohmann::json::parse(bytes.begin() + static_cast<std::ptrdiff_t>(magic.size()),
+                            bytes.begin() + static_cast<std::ptrdiff_t>(json_end), nullptr, false);
   if (!j.is_object()) throw bad("the header is not a JSON object");
   for (const char* key : {"encoder", "teacher", "rules", "fit"})
-    if (!j.contains(key) || !j[key].is_string()) throw bad(std::string("header lacks '") + key + "'");
+    if (!j.contains(key) || !j[key].is_string())
+      throw bad(std::string("header lacks '") + key + "'");
   if (!j.contains("hidden") || !j["hidden"].is_array()) throw bad("header lacks 'hidden'");
   LuckMlp mlp;
   try {
@@ -349,7 +364,8 @@ LuckHead fit_luck_head(const ValueNet& teacher, const LuckHeadFitOptions& option
             const Evaluation e = w.search->best_static(p, w.roll_moves).second;
             v[static_cast<size_t>(r)] = e;
             const std::array<float, 4> y = e.as_array();
-            for (int o = 0; o < kLuckOutputs; ++o) mean[o] += centring_weight(0, r) * y[static_cast<size_t>(o)];
+            for (int o = 0; o < kLuckOutputs; ++o)
+              mean[o] += centring_weight(0, r) * y[static_cast<size_t>(o)];
           }
           encoder.fill(p, w.x);
           rows.inputs.insert(rows.inputs.end(), w.x.begin(), w.x.end());

@@ -117,9 +117,17 @@ std::string luck_head_path_for(const std::string& checkpoint_path);
 // fitted under `rules`; null otherwise. Throws Error naming the file if it is damaged.
 std::shared_ptr<const LuckHead> find_luck_head(const std::string& net_path, const Rules& rules);
 
+// The head a rollout by `agent_spec` uses unless told otherwise: the one beside the checkpoint
+// of `luck_net` (a path; "" = the agent's own net, if it is a net agent) fitted under `rules`,
+// when the agent does not search (a searching agent measures luck exactly at little cost).
+// Null when there is none: luck is then measured exactly. Throws Error (find_luck_head) for a
+// damaged file.
+std::shared_ptr<const LuckHead> default_luck_head(const std::string& agent_spec,
+                                                  const std::string& luck_net, const Rules& rules);
+
 struct LuckHeadFitOptions {
-  int64_t games = 6000;  // self-play games sampled (every tenth held out)
-  double noise = 0.05;   // the sampling agent's Gaussian noise on equities (net_agent.h noise=)
+  int64_t games = 6000;   // self-play games sampled (every tenth held out)
+  double noise = 0.05;    // the sampling agent's Gaussian noise on equities (net_agent.h noise=)
   int threads = 1;        // games in parallel (the data do not depend on it)
   int train_threads = 0;  // LibTorch's threads while training (0: `threads`); the network is
                           // reproducible for the same seed and train_threads
@@ -134,8 +142,8 @@ struct LuckHeadFitOptions {
 
 struct LuckHeadFitReport {
   int64_t games = 0, positions = 0, held_out_positions = 0;
-  double luck_rms = 0;        // root mean square of the exact equity term (held out, weighted)
-  double explained = 0;       // held-out share of its variance the head explains
+  double luck_rms = 0;   // root mean square of the exact equity term (held out, weighted)
+  double explained = 0;  // held-out share of its variance the head explains
   std::vector<LuckEpoch> epochs;
   std::string to_text() const;
 };

@@ -16,6 +16,7 @@
 #include "core/game.h"
 #include "core/movegen.h"
 #include "core/notation.h"
+#include "selfplay/evaluation/luck_head.h"
 #include "core/position_id.h"
 #include "selfplay/agents/heuristic_agent.h"
 #include "selfplay/evaluation/rollout.h"
@@ -265,9 +266,11 @@ std::vector<std::string> benchmark_header(const BenchmarkBuildOptions& o) {
           " rank agent: " + (o.rank_agent.empty() ? std::string("none") : o.rank_agent),
           " max candidates: " + std::to_string(o.max_candidates),
           " trials per candidate: " + std::to_string(o.trials),
-          " luck-adjusted turns per trial: " + (!o.luck_adjust     ? std::string("none")
-                                                : o.luck_turns > 0 ? std::to_string(o.luck_turns)
-                                                                   : std::string("all")),
+          " luck-adjusted turns per trial: " +
+              (!o.luck_adjust     ? std::string("none")
+               : o.luck_turns > 0 ? std::to_string(o.luck_turns)
+                                  : std::string("all")) +
+              (o.luck_adjust && o.luck_head ? ", by the " + o.luck_head->describe() : ""),
           " race table: " + (default_bearoff_table()
                                  ? std::to_string(default_bearoff_table()->points()) + " points"
                                  : std::string("none")),
@@ -305,6 +308,7 @@ std::vector<BenchmarkCandidate> label_decision(const BenchmarkDecision& d, size_
   RolloutOptions ro;
   ro.luck_turns = o.luck_turns;
   ro.luck_adjust = o.luck_adjust;
+  ro.luck_head = o.luck_head;
   ro.threads = o.threads;
   ro.seed = Rng(o.seed).split(1000003 + index).next();  // shared by the candidates
   ro.rules = o.rules;

@@ -50,6 +50,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -61,6 +62,8 @@
 #include "selfplay/evaluation/stats.h"
 
 namespace nardy {
+
+class LuckHead;  // selfplay/evaluation/luck_head.h
 
 enum class Phase { Opening, Contact, Race, Bearoff };
 inline constexpr Phase kAllPhases[] = {Phase::Opening, Phase::Contact, Phase::Race, Phase::Bearoff};
@@ -115,6 +118,9 @@ struct BenchmarkBuildOptions {
   // stratified: with a 0-ply rollout agent a plain trial costs ~1/20 of an adjusted one and,
   // with many trials, buys more precision per second (bench/positions/README.md).
   bool luck_adjust = true;
+  // Luck measured by this head instead of exactly (RolloutOptions::luck_head): about the cost
+  // of a plain trial at 0-ply; null: exact.
+  std::shared_ptr<const LuckHead> luck_head;
   int threads = 1;
   Rules rules;
 };

@@ -136,7 +136,7 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
     std::unique_ptr<Evaluator> own_evaluator;
     std::unique_ptr<Search> own_search;
     Search* search = nullptr;
-    NetAgent* net = nullptr;  // the agent, if it is a net agent whose search measures luck
+    NetAgent* net = nullptr;         // the agent, if it is a net agent whose search measures luck
     LuckHead::Scratch head_scratch;  // with a luck head
     MoveList moves;
   };
@@ -169,7 +169,7 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
       result.agent_spec = pl.agent->spec();
       result.luck_adjusted = pl.search != nullptr || head;
       result.luck_method = head ? "head" : pl.search ? "exact" : "";
-      result.evaluator_name = head          ? head->describe()
+      result.evaluator_name = head        ? head->describe()
                               : pl.search ? pl.search->evaluator().name()
                                           : "";
       result.note = note;
@@ -213,8 +213,7 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
       const bool measure = search && in_luck_turns;
       if (head && in_luck_turns) {
         // The head's predicted luck of this roll (mover's view; zero mean over the rolls).
-        const LuckTerms l =
-            head->luck(p, d, pl.head_scratch, tr.turns == 0 && opening_no_doubles);
+        const LuckTerms l = head->luck(p, d, pl.head_scratch, tr.turns == 0 && opening_no_doubles);
         const bool same = p.side_to_move() == root;
         const Outputs in_root_view = {same ? l[kRoWin] : l[kRoLose],
                                       same ? l[kRoWinMars] : l[kRoLoseMars],

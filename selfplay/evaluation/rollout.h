@@ -101,7 +101,7 @@ struct RolloutResult {
   int table_points = 0;  // points of the race table that ended trials (0: none)
   std::string agent_spec, evaluator_name;
   std::string luck_method;  // "exact" (the 21 rolls), "head" (a luck head) or "" (no luck)
-  std::string note;  // why luck adjustment is off, if it is
+  std::string note;         // why luck adjustment is off, if it is
   double mean_turns = 0;
 
   const RolloutStat& equity() const { return adjusted[kRoEquity]; }

@@ -12,6 +12,7 @@
 #include "core/movegen.h"
 #include "core/parallel_for.h"
 #include "core/random.h"
+#include "selfplay/evaluation/luck_head.h"
 #include "selfplay/evaluation/rollout.h"
 #include "selfplay/search/agent_kinds.h"
 #include "selfplay/search/search.h"
@@ -97,6 +98,7 @@ std::string label_game(uint32_t g, const LabelOptions& o, Workers& w) {
     } else if (o.rollouts > 0) {
       RolloutOptions ro;
       ro.trials = o.rollouts;
+      ro.luck_head = o.luck_head;
       ro.seed = mix_seed(rollout_seed + i);
       ro.rules = o.rules;
       const std::string spec = o.labeler;
@@ -137,6 +139,7 @@ LabelHeader label_header(const LabelOptions& o) {
               {"seed", std::to_string(o.seed)},
               {"tables", default_bearoff_table() ? default_bearoff_path() : "none"},
               {"rules", o.rules.to_string()}};
+  if (o.rollouts > 0 && o.luck_head) h.fields.push_back({"luck", o.luck_head->describe()});
   return h;
 }
 

@@ -11,7 +11,8 @@
 //   * the `labeler` net spec's value at its ply (`default:ply=1`: 1-ply search of the default
 //     model; selfplay/search/search.h), or
 //   * with rollouts > 0, a rollout of that many trials by the `labeler` agent (stratified and
-//     luck-adjusted, selfplay/evaluation/rollout.h), seeded from (seed, g, position).
+//     luck-adjusted, selfplay/evaluation/rollout.h), seeded from (seed, g, position); luck is
+//     measured by `luck_head` when set (header key `luck`, written only then), else exactly.
 //   * a race position that the race table covers (selfplay/tables/bearoff_table.h
 //     default_bearoff_table(); header key `tables`) gets the table's exact odds instead, with
 //     source LabelSource::RaceTable.
@@ -23,12 +24,15 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "core/rules.h"
 #include "selfplay/training/label_file.h"
 
 namespace nardy {
+
+class LuckHead;  // selfplay/evaluation/luck_head.h
 
 struct LabelOptions {
   std::string player = "default";         // agent spec playing the games (both sides)
@@ -37,7 +41,8 @@ struct LabelOptions {
   double candidates = 0;                  // probability of keeping a random legal result, [0, 1]
   std::string labeler = "default:ply=1";  // net spec giving targets (its ply), or rollout agent
   int64_t rollouts = 0;                   // > 0: rollout trials per position instead of search
-  int64_t games = 100;                    // total games the file should hold
+  std::shared_ptr<const LuckHead> luck_head;  // the rollouts' luck measure (null: exact)
+  int64_t games = 100;                        // total games the file should hold
   int threads = 1;
   uint64_t seed = 1;
   Rules rules;

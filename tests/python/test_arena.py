@@ -184,3 +184,47 @@ def test_ctrl_c_stops_long_calls(kind, tmp_path):
         assert state["games_done"] > 0 and (tmp_path / "int" / state["checkpoint"]).exists()
         r = nardy.resume(str(tmp_path / "int"), overrides={"train.games": state["games_done"] + 20})
         assert r.completed and r.games_done == state["games_done"] + 20
+
+
+def test_rollout_with_a_luck_head(nardy_cli, tmp_path):
+    # The shipped default model carries its luck head (models/NAME.luck): a 0-ply rollout uses
+    # it, from Python as from the CLI; a searching agent measures luck exactly.
+    out = tmp_path / "r.json"
+    nardy_cli("rollout", START.pos, "--trials", 72, "--agent", "default", "--seed", 2, "--json", out)
+    r = nardy.rollout(START, trials=72, agent="default", seed=2)
+    assert r.luck_method == "head" and r.evaluator_name.startswith("luck head 256-256")
+    assert r.to_dict() == json.loads(out.read_text())
+    exact = nardy.rollout(START, trials=72, agent="default", seed=2, luck_head=None)
+    assert exact.luck_method == "exact" and exact.raw_mean == r.raw_mean
+    nardy_cli("rollout", START.pos, "--trials", 72, "--agent", "default", "--seed", 2, "--exact-luck",
+              "--json", out)
+    assert exact.to_dict() == json.loads(out.read_text())
+    assert nardy.rollout(START, trials=2, agent="default:ply=1", seed=2).luck_method == "exact"
+    plain = nardy.rollout(START, trials=72, agent="default", seed=2, luck_adjust=False)
+    assert plain.luck_method == "" and not plain.luck_adjusted
+
+    # A head fitted by `nardy luck fit` measures luck for any agent, the heuristic too.
+    head = tmp_path / "small.luck"
+    fit = nardy_cli("luck", "fit", "default", "--games", 20, "--hidden", 8, "--epochs", 2, "--out", head)
+    assert "held-out" in fit.stdout and head.exists()
+    h = nardy.rollout(START, trials=72, agent="heuristic", seed=2, luck_head=str(head))
+    assert h.luck_method == "head" and h.raw_mean == nardy.rollout(START, trials=72, agent="heuristic", seed=2).raw_mean
+    nardy_cli("rollout", START.pos, "--trials", 72, "--agent", "heuristic", "--seed", 2,
+              "--luck-head", head, "--json", out)
+    assert h.to_dict() == json.loads(out.read_text())
+
+    # Bad heads: a clear error naming the file.
+    with pytest.raises(NardyError, match="missing.luck"):
+        nardy.rollout(START, trials=4, agent="heuristic", luck_head=str(tmp_path / "missing.luck"))
+    damaged = tmp_path / "damaged.luck"
+    data = bytearray(head.read_bytes())
+    data[len(data) // 2] ^= 1
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(NardyError, match="checksum mismatch"):
+        nardy.rollout(START, trials=4, agent="heuristic", luck_head=str(damaged))
+    bad = nardy_cli("rollout", START.pos, "--trials", 4, "--luck-head", damaged, check=False)
+    assert bad.returncode == 2 and "damaged.luck" in bad.stderr and "checksum mismatch" in bad.stderr
+    with pytest.raises(TypeError, match="luck_head"):
+        nardy.rollout(START, trials=4, luck_head=3)
+    bad = nardy_cli("luck", "fit", "heuristic", check=False)
+    assert bad.returncode == 2 and "'heuristic' does not exist" in bad.stderr

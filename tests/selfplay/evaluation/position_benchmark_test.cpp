@@ -3,6 +3,8 @@
 // heuristic), and exact race values in `nardy analyze`.
 #include "selfplay/evaluation/position_benchmark.h"
 
+#include "selfplay/evaluation/luck_head.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -125,6 +127,44 @@ TEST(PositionBenchmark, PlainTrialsOfANetRolloutAgentSkipTheLuckAdjustment) {
   o.luck_adjust = true;
   build_benchmark(o, lucky, make_agent);
   EXPECT_NE(read_all(lucky), read_all(plain));
+}
+
+TEST(PositionBenchmark, ALuckHeadMeasuresTheLuckOfTheRollouts) {
+  testing::TempDir dir;
+  const std::string net = dir.file("net.pt");
+  const ValueNet teacher = ValueNet::create(NetShape{}, 3);
+  teacher.save(net, CheckpointInfo{});
+  LuckHeadFitOptions fo;
+  fo.games = 40;
+  fo.train.hidden = {16};
+  fo.train.max_epochs = 20;
+  BenchmarkBuildOptions o = small_options();
+  o.decisions = 4;
+  o.rollout_agent = "net:" + net;
+  o.luck_head = std::make_shared<LuckHead>(fit_luck_head(teacher, fo));
+  const std::string path = dir.file("head.txt");
+  build_benchmark(o, path, make_agent);
+  const BenchmarkSet set = read_benchmark(path);
+  EXPECT_NE(std::find(set.header.begin(), set.header.end(),
+                      " luck-adjusted turns per trial: all, by the " + o.luck_head->describe()),
+            set.header.end());
+  // Each candidate is the rollout of its result with the head measuring luck.
+  RolloutOptions ro;
+  ro.luck_head = o.luck_head;
+  ro.trials = o.trials;
+  int checked = 0;
+  const AgentMaker agent = [&] { return make_agent(o.rollout_agent, Rules{}); };
+  for (size_t i = 0; i < set.decisions.size(); ++i) {
+    ro.seed = Rng(o.seed).split(1000003 + i).next();
+    for (const auto& c : set.decisions[i].candidates) {
+      if (game_outcome(c.result, Rules{})) continue;
+      const RolloutResult r = rollout(c.result, agent, {}, ro);
+      EXPECT_EQ(r.luck_method, "head");
+      EXPECT_NEAR(c.equity, -r.equity().mean, 1e-5);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 5);
 }
 
 // The cross-fitted loss on a hand-made format-2 decision (position_benchmark.h): worked by hand.
