@@ -126,6 +126,21 @@ LuckHead::LuckHead(const std::string& encoder, LuckMlp mlp, std::string teacher,
   build_views();
 }
 
+LuckHead::LuckHead(const LuckHead& o)
+    : encoder_(o.encoder_),
+      mlp_(o.mlp_),
+      teacher_(o.teacher_),
+      fit_note_(o.fit_note_),
+      rules_(o.rules_),
+      kernels_(o.kernels_),
+      activations_(o.activations_) {
+  for (int v = 0; v < 2; ++v) {
+    out_w_[v] = o.out_w_[v];
+    out_b_[v] = o.out_b_[v];
+  }
+  build_views();
+}
+
 void LuckHead::build_views() {
   const int in = mlp_.num_inputs, h1 = mlp_.hidden[0];
   for (int v = 0; v < 2; ++v) {

@@ -68,6 +68,12 @@ class LuckHead {
   // Throws Error if the shapes do not fit together.
   LuckHead(const std::string& encoder, LuckMlp mlp, std::string teacher, const Rules& rules,
            std::string fit_note);
+  // The kernels' views point into the object's own buffers: a copy builds its own views; a move
+  // keeps the buffers (and so the views).
+  LuckHead(const LuckHead& other);
+  LuckHead(LuckHead&&) noexcept = default;
+  LuckHead& operator=(const LuckHead&) = delete;
+  LuckHead& operator=(LuckHead&&) = delete;
 
   // Reads a head file. Throws Error naming `path` for a missing or damaged file.
   static LuckHead load(const std::string& path);

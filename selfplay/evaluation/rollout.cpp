@@ -160,7 +160,8 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
         pl.search = pl.own_search.get();
       } else {
         note = "luck adjustment off: agent '" + pl.agent->spec() +
-               "' has no evaluator (give a net to measure luck); stratified dice only";
+               "' has no evaluator (give a net or a luck head to measure luck); stratified dice "
+               "only";
       }
     } else {
       note = "luck adjustment off (disabled)";

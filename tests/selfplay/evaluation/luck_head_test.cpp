@@ -181,10 +181,17 @@ TEST(LuckHead, FileRoundTripAndItsErrors) {
   EXPECT_EQ(back.teacher(), f.head.teacher());
   EXPECT_EQ(back.hidden(), f.head.hidden());
   EXPECT_EQ(back.fit_note(), f.head.fit_note());
-  LuckHead::Scratch s1 = f.head.make_scratch(), s2 = back.make_scratch();
+  // A copy outlives the head it was copied from (its own views of its own buffers).
+  const LuckHead copy = [&] {
+    const LuckHead loaded = LuckHead::load(path);
+    return LuckHead(loaded);
+  }();
+  LuckHead::Scratch s1 = f.head.make_scratch(), s2 = back.make_scratch(), s3 = copy.make_scratch();
   for (const Position& p : sample_positions(f.net, 1))
-    for (const WeightedRoll& r : kDistinctRolls)
+    for (const WeightedRoll& r : kDistinctRolls) {
       EXPECT_EQ(f.head.luck(p, r.dice, s1), back.luck(p, r.dice, s2));
+      EXPECT_EQ(f.head.luck(p, r.dice, s1), copy.luck(p, r.dice, s3));
+    }
 
   auto expect_error = [&](const std::string& text, const std::string& what) {
     {
