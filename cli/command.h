@@ -83,6 +83,9 @@ void add_bearoff_command(CLI::App& app);
 void add_benchmark_command(CLI::App& app);
 // `luck fit` (cli/luck.cpp).
 void add_luck_command(CLI::App& app);
+// --luck-head FILE and --exact-luck (each excluding the other) of a command that rolls out;
+// `whose` names the checkpoint whose NAME.luck is the default ("the luck net's").
+void add_luck_head_options(CLI::App& cmd, std::string& file, bool& exact, const std::string& whose);
 // The luck head of a command that rolls out with `agent` (rollout, label): the file given
 // (--luck-head), else default_luck_head(agent, luck_net, rules) (selfplay/evaluation/
 // luck_head.h); the error for a damaged default head says how to do without it (--exact-luck).

@@ -45,13 +45,7 @@ void add_label_command(CLI::App& app) {
   cmd->add_option("--rollouts", a->o.rollouts, "Rollout trials per position (0: search targets)")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 32));
-  auto* luck_head = cmd->add_option(
-      "--luck-head", a->luck_head,
-      "The rollouts' luck head (default: NAME.luck beside the --labeler's checkpoint, if any, "
-      "unless it searches)");
-  cmd->add_flag("--exact-luck", a->exact_luck,
-                "The rollouts measure luck exactly over the 21 rolls")
-      ->excludes(luck_head);
+  add_luck_head_options(*cmd, a->luck_head, a->exact_luck, "the --labeler's");
   add_threads_option(*cmd, a->o.threads, "Worker threads (the file does not depend on it)");
   add_seed_option(*cmd, a->o.seed, "Seed of every game's dice, exploration and sampling");
   cmd->add_option("--interval", a->interval, "Seconds between progress lines")

@@ -29,6 +29,17 @@ std::shared_ptr<const LuckHead> luck_head_option(const std::string& file, const 
   }
 }
 
+void add_luck_head_options(CLI::App& cmd, std::string& file, bool& exact,
+                           const std::string& whose) {
+  auto* head = cmd.add_option("--luck-head", file,
+                              "Luck head file (nardy luck fit) measuring the rollouts' luck, for "
+                              "any agent (default: NAME.luck beside " +
+                                  whose + " checkpoint, if any, unless the agent searches)");
+  cmd.add_flag("--exact-luck", exact,
+               "Measure luck exactly over the 21 rolls even where a luck head exists")
+      ->excludes(head);
+}
+
 void add_luck_command(CLI::App& app) {
   auto* luck = app.add_subcommand(
       "luck", "Luck heads: a learned, cheap luck measure for luck-adjusted 0-ply rollouts");

@@ -49,13 +49,7 @@ void add_rollout_command(CLI::App& app) {
   add_threads_option(*cmd, a->threads, "Threads (results do not depend on it)");
   add_seed_option(*cmd, a->seed);
   cmd->add_flag("--no-luck", a->no_luck, "Disable luck adjustment");
-  auto* luck_head = cmd->add_option(
-      "--luck-head", a->luck_head,
-      "Luck head file (nardy luck fit), for any agent (default: NAME.luck beside the luck net's "
-      "checkpoint, if any, unless the agent searches)");
-  cmd->add_flag("--exact-luck", a->exact_luck,
-                "Measure luck exactly over the 21 rolls even where a luck head exists")
-      ->excludes(luck_head);
+  add_luck_head_options(*cmd, a->luck_head, a->exact_luck, "the luck net's (or the agent's)");
   cmd->add_option(
          "--luck-turns", a->luck_turns,
          "Measure luck in the first N turns only (0 = all; each costs ~21 evaluations of a roll)")

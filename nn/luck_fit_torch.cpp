@@ -2,12 +2,11 @@
 #include <torch/torch.h>
 
 #include <cmath>
-#include <numeric>
 
 #include "core/error.h"
-#include "core/random.h"
 #include "core/types.h"
 #include "nn/luck_fit.h"
+#include "nn/supervised_fit.h"
 
 namespace nardy {
 namespace {
@@ -118,13 +117,9 @@ LuckMlp train_luck_mlp(const LuckFitData& train, const LuckFitData& heldout,
   };
   std::vector<torch::Tensor> best = snapshot();
   double best_loss = INFINITY;
-  std::vector<int64_t> order(static_cast<size_t>(n));
   int since_best = 0;
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
-    std::iota(order.begin(), order.end(), int64_t{0});
-    Rng rng(mix_seed(o.seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(epoch)));
-    for (int64_t i = n - 1; i > 0; --i)
-      std::swap(order[static_cast<size_t>(i)], order[rng.below(static_cast<uint32_t>(i + 1))]);
+    std::vector<int64_t> order = epoch_order(n, o.seed, epoch);
     const torch::Tensor perm = torch::from_blob(order.data(), {n}, torch::kInt64);
     double sum = 0;
     for (int64_t at = 0; at < n; at += o.batch) {

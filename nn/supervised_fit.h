@@ -63,6 +63,10 @@ FitResult fit_value_net(ValueNet& net, const FitData& train, const FitData& held
                         const FitOptions& options,
                         const std::function<void(const FitEpoch&)>& on_epoch = {});
 
+// The order in which epoch `epoch` (1, 2, ...) visits rows 0..n-1: a Fisher-Yates shuffle by an
+// Rng seeded from (seed, epoch). Shared by every minibatch fit (this one, nn/luck_fit.h).
+std::vector<int64_t> epoch_order(int64_t n, uint64_t seed, int epoch);
+
 // The loss (as above, mean over rows) of `net` on `data`, through LibTorch.
 double fit_loss(const ValueNet& net, const FitData& data);
 

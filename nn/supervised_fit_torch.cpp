@@ -42,6 +42,15 @@ double measure(torch::jit::Module& module, const torch::Tensor& x, const torch::
 
 }  // namespace
 
+std::vector<int64_t> epoch_order(int64_t n, uint64_t seed, int epoch) {
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), int64_t{0});
+  Rng rng(mix_seed(seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(epoch)));
+  for (int64_t i = n - 1; i > 0; --i)
+    std::swap(order[static_cast<size_t>(i)], order[rng.below(static_cast<uint32_t>(i + 1))]);
+  return order;
+}
+
 double fit_loss(const ValueNet& net, const FitData& data) {
   check_data(net, data, "evaluation");
   return measure(net.impl().module, as_tensor(data.inputs, data.rows(), net.num_inputs()),
@@ -91,13 +100,9 @@ FitResult fit_value_net(ValueNet& net, const FitData& train, const FitData& held
   r.epochs.push_back(e0);
   if (on_epoch) on_epoch(e0);
 
-  std::vector<int64_t> order(static_cast<size_t>(n));
   int since_best = 0;
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
-    std::iota(order.begin(), order.end(), int64_t{0});
-    Rng rng(mix_seed(o.seed * 0x9E3779B97F4A7C15ULL + static_cast<uint64_t>(epoch)));
-    for (int64_t i = n - 1; i > 0; --i)
-      std::swap(order[static_cast<size_t>(i)], order[rng.below(static_cast<uint32_t>(i + 1))]);
+    std::vector<int64_t> order = epoch_order(n, o.seed, epoch);
     const torch::Tensor perm = torch::from_blob(order.data(), {n}, torch::kInt64);
     double sum = 0;
     for (int64_t at = 0; at < n; at += o.batch) {
