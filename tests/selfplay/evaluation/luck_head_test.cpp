@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include "core/file_io.h"
 #include "core/game.h"
 #include "core/movegen.h"
+#include "core/random.h"
 #include "selfplay/evaluation/rollout.h"
 #include "selfplay/search/agent_kinds.h"
 #include "selfplay/search/net_agent.h"
@@ -106,6 +108,65 @@ TEST(LuckHead, MeanOverTheRollsIsZeroAtEveryPosition) {
   for (double m : mean) EXPECT_NEAR(m, 0.0, 1e-6);
 }
 
+// The fast kernels' forward against a plain double-precision forward of the trained layers
+// (ReLU hidden layers, linear outputs, centred over the rolls), for one and two hidden layers.
+TEST(LuckHead, KernelsMatchAPlainForwardOfTheNetwork) {
+  Fitted& f = fitted();
+  for (const std::vector<int>& hidden : {std::vector<int>{32}, std::vector<int>{24, 13}}) {
+    LuckMlp mlp;
+    mlp.num_inputs = f.net.encoder().num_inputs();
+    mlp.hidden = hidden;
+    Rng rng(7);
+    std::vector<int> sizes{mlp.num_inputs};
+    sizes.insert(sizes.end(), hidden.begin(), hidden.end());
+    sizes.push_back(kLuckTargets);
+    for (size_t l = 0; l + 1 < sizes.size(); ++l) {
+      mlp.weight.emplace_back(static_cast<size_t>(sizes[l]) * sizes[l + 1]);
+      mlp.bias.emplace_back(static_cast<size_t>(sizes[l + 1]));
+      for (float& w : mlp.weight.back()) w = static_cast<float>(rng.uniform() - 0.5) * 0.4f;
+      for (float& b : mlp.bias.back()) b = static_cast<float>(rng.uniform() - 0.5) * 0.4f;
+    }
+    const LuckHead head(f.net.encoder().id(), mlp, "crc32:00000000", Rules{}, "test");
+    LuckHead::Scratch s = head.make_scratch();
+    std::vector<float> x(static_cast<size_t>(mlp.num_inputs));
+    for (const Position& p : sample_positions(f.net, 1)) {
+      f.net.encoder().fill(p, x);
+      std::vector<double> a(x.begin(), x.end());
+      for (size_t l = 0; l < mlp.weight.size(); ++l) {
+        std::vector<double> out(static_cast<size_t>(sizes[l + 1]));
+        for (int j = 0; j < sizes[l + 1]; ++j) {
+          double z = mlp.bias[l][static_cast<size_t>(j)];
+          for (int i = 0; i < sizes[l]; ++i)
+            z += a[static_cast<size_t>(i)] *
+                 mlp.weight[l][static_cast<size_t>(i) * sizes[l + 1] + j];
+          out[static_cast<size_t>(j)] = l + 1 < mlp.weight.size() ? std::max(0.0, z) : z;
+        }
+        a = std::move(out);
+      }
+      for (int nd = 0; nd < 2; ++nd) {
+        std::array<double, kLuckOutputs> mean{};
+        double total = 0;
+        for (int r = 0; r < kLuckRolls; ++r) {
+          const double w =
+              nd && kDistinctRolls[r].dice.is_double() ? 0 : kDistinctRolls[r].weight36;
+          total += w;
+          for (int o = 0; o < kLuckOutputs; ++o) mean[o] += w * a[static_cast<size_t>(r * 4 + o)];
+        }
+        for (int r = 0; r < kLuckRolls; ++r) {
+          if (nd && kDistinctRolls[r].dice.is_double()) continue;
+          const LuckTerms l = head.luck(p, kDistinctRolls[r].dice, s, nd == 1);
+          const double want[4] = {a[r * 4] - mean[0] / total, a[r * 4 + 1] - mean[1] / total,
+                                  a[r * 4 + 2] - mean[2] / total, a[r * 4 + 3] - mean[3] / total};
+          EXPECT_NEAR(l[0], want[0], 2e-5);  // win
+          EXPECT_NEAR(l[1], want[1], 2e-5);  // win_mars
+          EXPECT_NEAR(l[3], want[2], 2e-5);  // lose_mars
+          EXPECT_NEAR(l[4], want[3], 2e-5);  // draw
+        }
+      }
+    }
+  }
+}
+
 TEST(LuckHead, OutputsAreConsistent) {
   Fitted& f = fitted();
   LuckHead::Scratch s = f.head.make_scratch();
@@ -118,22 +179,31 @@ TEST(LuckHead, OutputsAreConsistent) {
     }
 }
 
-TEST(LuckHead, PredictsTheExactLuckOnHeldOutPositions) {
+TEST(LuckHead, AFitLearnsTheLuck) {
   Fitted& f = fitted();
   EXPECT_GT(f.report.positions, 1000);
   EXPECT_GT(f.report.held_out_positions, 50);
   EXPECT_GT(f.report.luck_rms, 0.01);
-  // Held-out share of the exact equity luck's variance explained (the full fits explain more).
-  EXPECT_GT(f.report.explained, 0.2);
+  // This small fit explains a share of the held-out luck's variance (0.30 in a Release build);
+  // the full fits explain 76-81% (the shipped heads, next test).
+  EXPECT_GT(f.report.explained, 0.1);
   EXPECT_LT(f.report.explained, 1.0);
   ASSERT_FALSE(f.report.epochs.empty());
-  // Checked directly on new positions: the head's error is smaller than the luck itself.
-  auto agent = make_net_agent(f.net, {}, Rules{});
+  EXPECT_TRUE(std::any_of(f.report.epochs.begin(), f.report.epochs.end(),
+                          [](const LuckEpoch& e) { return e.best; }));
+}
+
+// The shipped head of the test net predicts the exact luck on positions of new games: its error
+// is well below the luck itself (it explains ~80% of it).
+TEST(LuckHead, TheShippedHeadPredictsTheExactLuckOnNewPositions) {
+  const ValueNet net = ValueNet::load(search_net_path());
+  const LuckHead head = LuckHead::load(luck_head_path_for(search_net_path()));
+  auto agent = make_net_agent(net, {}, Rules{});
   NetAgent& net_agent = dynamic_cast<NetAgent&>(*agent);
-  LuckHead::Scratch s = f.head.make_scratch();
+  LuckHead::Scratch s = head.make_scratch();
   MoveList moves;
   double luck2 = 0, err2 = 0;
-  for (const Position& p : sample_positions(f.net, 2)) {
+  for (const Position& p : sample_positions(net, 2)) {
     if (opening_excludes_doubles(p, Rules{})) continue;
     if (table_evaluation(default_bearoff_table(), p, Rules{})) continue;  // rollouts end there
     net_agent.search().cache().new_generation();
@@ -141,12 +211,13 @@ TEST(LuckHead, PredictsTheExactLuckOnHeldOutPositions) {
     for (const WeightedRoll& r : kDistinctRolls) {
       generate_moves(p, r.dice, Rules{}, moves);
       const double exact = net_agent.search().best_static(p, moves).second.equity() - expected;
-      const double predicted = f.head.luck(p, r.dice, s)[5];
+      const double predicted = head.luck(p, r.dice, s)[5];
       luck2 += r.weight36 * exact * exact;
       err2 += r.weight36 * (exact - predicted) * (exact - predicted);
     }
   }
-  EXPECT_LT(err2, 0.85 * luck2) << err2 << " " << luck2;
+  ASSERT_GT(luck2, 0);
+  EXPECT_LT(err2, 0.4 * luck2) << "explained " << 1 - err2 / luck2;
 }
 
 TEST(LuckHead, FitDoesNotDependOnTheThreadCount) {

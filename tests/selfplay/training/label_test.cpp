@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/position_id.h"
+#include "selfplay/evaluation/luck_head.h"
 #include "selfplay/search/agent_kinds.h"
 #include "selfplay/search/search.h"
 #include "selfplay/tables/bearoff_table.h"
@@ -243,6 +244,36 @@ TEST(Labeler, RolloutTargets) {
     EXPECT_EQ(r.source, static_cast<uint8_t>(LabelSource::Rollout));
     EXPECT_EQ(check_label_target(r.target), "");
   }
+}
+
+TEST(Labeler, RolloutTargetsWithALuckHead) {
+  testing::TempDir tmp;
+  LabelOptions o = small_options(2, 1);
+  o.sample = 0.03;
+  o.labeler = "net:" + search_net();  // 0-ply rollouts
+  o.rollouts = 6;
+  const std::string exact = tmp.file("exact.lbl"), head = tmp.file("head.lbl");
+  label_positions(exact, o);
+  o.luck_head = std::make_shared<LuckHead>(
+      LuckHead::load(std::string(NARDY_SOURCE_DIR) + "/tests/data/search_net.luck"));
+  label_positions(head, o);
+  const LabelFile a = read_label_file(exact), b = read_label_file(head);
+  // The same positions, other targets; the head is named in the header.
+  ASSERT_EQ(a.records.size(), b.records.size());
+  ASSERT_FALSE(a.records.empty());
+  int differ = 0;
+  for (size_t i = 0; i < a.records.size(); ++i) {
+    EXPECT_EQ(a.records[i].position, b.records[i].position);
+    EXPECT_EQ(check_label_target(b.records[i].target), "");
+    differ += a.records[i].target.win != b.records[i].target.win;
+  }
+  EXPECT_GT(differ, 0);
+  EXPECT_EQ(label_header(o).fields.back(),
+            (std::pair<std::string, std::string>{"luck", o.luck_head->describe()}));
+  // Continuing the head's file with exact luck is refused: another header.
+  o.luck_head = nullptr;
+  o.games = 3;
+  EXPECT_THROW(label_positions(head, o), Error);
 }
 
 TEST(Labeler, BadOptionsAreRefused) {
