@@ -337,10 +337,11 @@ LuckHead fit_luck_head(const ValueNet& teacher, const LuckHeadFitOptions& option
   std::atomic<int64_t> games_done{0};
   std::mutex progress_mutex;
 
+  // The sampling agent's own search (the teacher's evaluator, the default race table) values the
+  // 21 rolls, each position in a fresh cache generation.
   struct Worker {
     std::unique_ptr<Agent> agent;
-    std::unique_ptr<NetEvaluator> evaluator;
-    std::unique_ptr<Search> search;
+    Search* search = nullptr;
     MoveList moves, roll_moves;
     std::vector<float> x;
   };
@@ -349,10 +350,7 @@ LuckHead fit_luck_head(const ValueNet& teacher, const LuckHeadFitOptions& option
     NetAgentOptions ao;
     ao.noise = options.noise;
     w.agent = make_net_agent(teacher, ao, rules, "net:<luck fit>");
-    w.evaluator = std::make_unique<NetEvaluator>(teacher);
-    SearchOptions so;
-    so.tables = tables;
-    w.search = std::make_unique<Search>(*w.evaluator, rules, so);
+    w.search = &static_cast<NetAgent&>(*w.agent).search();
     w.x.assign(static_cast<size_t>(in), 0.0f);
     return w;
   };
