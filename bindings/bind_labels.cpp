@@ -77,8 +77,9 @@ void bind_labels(py::module_& m) {
       py::arg("sample") = 0.1, py::arg("candidates") = 0.0, py::arg("labeler") = "default:ply=1",
       py::arg("rollouts") = 0, py::arg("threads") = 1, py::arg("seed") = 1,
       py::arg("rules") = py::none(), py::arg("verbose") = false, py::arg("luck_head") = "auto",
-      "Creates or continues the label file `out` until it holds `games` self-play games of\n"
-      "`player` (random moves with probability `explore`), each position kept with probability\n"
+      "Creates or continues the label file `out` until it holds `games` games of `player` (an\n"
+      "agent spec, or a comma-separated list: each game's White and Black drawn from it; random\n"
+      "moves with probability `explore`), each position kept with probability\n"
       "`sample` (and a random legal result of a turn's roll with probability `candidates`) and\n"
       "labelled by the `labeler` net spec at its ply (or `rollouts` trials of the\n"
       "`labeler` agent; luck measured by `luck_head`: 'auto' = NAME.luck beside its checkpoint,\n"

@@ -20,14 +20,17 @@ void add_label_command(CLI::App& app) {
   auto a = std::make_shared<Args>();
   auto* cmd = app.add_subcommand(
       "label",
-      "Play self-play games with --player (random moves with probability --explore), keep each\n"
+      "Play games of --player (random moves with probability --explore), keep each\n"
       "position before a roll with probability --sample, and label it for its side to move with\n"
       "the --labeler net's value at its ply (or --rollouts N trials of the --labeler agent).\n"
       "Appends to --out game by game; a rerun with the same options continues up to --games.\n"
       "The file format is documented in selfplay/training/label_file.h.");
   cmd->add_option("--out", a->out, "Label file to create or continue")->required();
   add_games_option(*cmd, a->o.games, "Total games the file should hold");
-  cmd->add_option("--player", a->o.player, "Agent spec playing the games")->capture_default_str();
+  cmd->add_option("--player", a->o.player,
+                  "Agent spec playing the games, or a comma-separated list of specs: each game's "
+                  "White and Black drawn from it")
+      ->capture_default_str();
   cmd->add_option("--explore", a->o.explore, "Probability of a random move per turn")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));

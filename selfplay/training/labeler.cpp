@@ -1,5 +1,6 @@
 #include "selfplay/training/labeler.h"
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -53,10 +54,24 @@ void check_options(const LabelOptions& o) {
          "with --rollouts N");
 }
 
+// The agent specs of o.player, a comma-separated list (one spec, or several to draw from).
+std::vector<std::string> player_specs(const LabelOptions& o) {
+  std::vector<std::string> specs;
+  std::string rest = o.player;
+  for (size_t comma; (comma = rest.find(',')) != std::string::npos; rest.erase(0, comma + 1))
+    specs.push_back(rest.substr(0, comma));
+  specs.push_back(rest);
+  for (const auto& s : specs)
+    if (s.empty())
+      throw Error("label: player '" + o.player +
+                  "' has an empty agent spec (a comma-separated list of specs is expected)");
+  return specs;
+}
+
 // One thread's agents.
 struct Workers {
-  std::unique_ptr<Agent> player;
-  std::unique_ptr<Agent> labeler;  // a NetAgent unless rollouts
+  std::vector<std::unique_ptr<Agent>> players;  // one per spec of o.player
+  std::unique_ptr<Agent> labeler;               // a NetAgent unless rollouts
 };
 
 // The records of game g (its positions and its end record).
@@ -66,6 +81,15 @@ std::string label_game(uint32_t g, const LabelOptions& o, Workers& w) {
       sample_rng = game_rng.split(4);
   const uint64_t rollout_seed = game_rng.split(5).next();
   Rng candidate_rng = game_rng.split(6);
+  // Each side's agent: with several specs, drawn uniformly per game from its own stream (so the
+  // other streams, and a one-spec file's records, do not depend on the list).
+  std::array<Agent*, 2> side{// White's, Black's
+                             w.players[0].get(), w.players[0].get()};
+  if (w.players.size() > 1) {
+    Rng side_rng = game_rng.split(7);
+    for (auto& a : side)
+      a = w.players[side_rng.below(static_cast<uint32_t>(w.players.size()))].get();
+  }
   std::vector<Position> kept;
   Position pos = Position::start();
   MoveList moves;
@@ -84,7 +108,7 @@ std::string label_game(uint32_t g, const LabelOptions& o, Workers& w) {
     if (moves.size() > 1 && o.explore > 0 && explore_rng.uniform() < o.explore)
       chosen = explore_rng.below(static_cast<uint32_t>(moves.size()));
     else
-      chosen = w.player->choose(pos, dice, moves, agent_rng);
+      chosen = side[pos.side_to_move() == Side::White ? 0 : 1]->choose(pos, dice, moves, agent_rng);
     pos = moves[chosen].position;
   }
   std::string out;
@@ -161,7 +185,9 @@ std::string format_label_progress(const LabelProgress& p) {
 LabelProgress label_positions(const std::string& path, const LabelOptions& o,
                               const std::function<void(const LabelProgress&)>& progress) {
   check_options(o);
-  const AgentMaker make_player = checked_agent_maker(o.player, o.rules);
+  std::vector<AgentMaker> make_players;
+  for (const auto& spec : player_specs(o))
+    make_players.push_back(checked_agent_maker(spec, o.rules));
   const AgentMaker make_labeler = checked_agent_maker(o.labeler, o.rules);
   const LabelHeader header = label_header(o);
   LabelProgress p;
@@ -199,7 +225,10 @@ LabelProgress label_positions(const std::string& path, const LabelOptions& o,
     parallel_for(
         n, o.threads,
         [&](int) {
-          return Workers{make_player(), make_labeler()};
+          Workers w;
+          for (const auto& make : make_players) w.players.push_back(make());
+          w.labeler = make_labeler();
+          return w;
         },
         [&](Workers& w, int64_t i) {
           games[static_cast<size_t>(i)] = label_game(static_cast<uint32_t>(first + i), o, w);

@@ -1,7 +1,10 @@
 // selfplay/training/labeler.h — labelled positions from self-play (`nardy label`).
 //
-// Game g (g = 0, 1, ...) is a self-play game of the `player` agent against itself from the
-// start, with its own random streams derived from (seed, g): dice, exploration (with probability
+// Game g (g = 0, 1, ...) is a game of the `player` agent against itself from the start, or, when
+// `player` is a comma-separated list of agent specs, of two agents drawn from it uniformly per
+// game and side (positions from games of diverse agents, as the position benchmark samples its
+// decisions; a one-spec file's records do not depend on this draw), with its own random streams
+// derived from (seed, g): dice, exploration (with probability
 // `explore` a turn plays a uniformly random legal result instead of the agent's choice), the
 // agent's own draws, and sampling (each position reached before a roll, the start included, is
 // kept with probability `sample`), and with probability `candidates` a turn also keeps one of
@@ -35,7 +38,7 @@ namespace nardy {
 class LuckHead;  // selfplay/evaluation/luck_head.h
 
 struct LabelOptions {
-  std::string player = "default";         // agent spec playing the games (both sides)
+  std::string player = "default";         // agent spec(s) playing the games: "A" or "A,B,..."
   double explore = 0.1;                   // probability of a random move per turn, [0, 1]
   double sample = 0.1;                    // probability of keeping a position, (0, 1]
   double candidates = 0;                  // probability of keeping a random legal result, [0, 1]

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "core/error.h"
@@ -228,6 +229,57 @@ TEST(Labeler, CandidatesAddRandomLegalResultsToTheSameGames) {
   for (const auto& r : b.records)
     if (j < a.records.size() && r.position == a.records[j].position) ++j;
   EXPECT_EQ(j, a.records.size());
+}
+
+// Records of each game, keyed by game number.
+std::map<uint32_t, std::vector<Position>> positions_by_game(const LabelFile& f) {
+  std::map<uint32_t, std::vector<Position>> games;
+  for (const auto& r : f.records) games[r.game].push_back(r.position);
+  return games;
+}
+
+TEST(Labeler, PlayerListDrawsEachSidesAgentPerGame) {
+  testing::TempDir tmp;
+  LabelOptions o = small_options(16, 2);
+  o.explore = 0;
+  o.sample = 0.3;
+  auto labelled = [&](const std::string& player) {
+    o.player = player;
+    const std::string path = tmp.file(std::to_string(std::hash<std::string>{}(player)) + ".lbl");
+    label_positions(path, o);
+    return read_label_file(path);
+  };
+  const LabelFile heuristic = labelled("heuristic"), random = labelled("random"),
+                  twice = labelled("heuristic,heuristic"), mixed = labelled("random,heuristic");
+  EXPECT_EQ(mixed.header.get("player"), "random,heuristic");
+  // The draw has its own stream: a list of one agent gives that agent's records.
+  ASSERT_EQ(twice.records.size(), heuristic.records.size());
+  for (size_t i = 0; i < twice.records.size(); ++i)
+    EXPECT_EQ(twice.records[i].position, heuristic.records[i].position) << i;
+  // Each mixed game is the same game of the all-heuristic or all-random file when both sides
+  // drew that agent (same dice and sampling), and neither when the sides differ.
+  const auto h = positions_by_game(heuristic), r = positions_by_game(random),
+             m = positions_by_game(mixed);
+  int as_heuristic = 0, as_random = 0, neither = 0;
+  for (const auto& [g, positions] : m) {
+    if (h.count(g) && h.at(g) == positions)
+      ++as_heuristic;
+    else if (r.count(g) && r.at(g) == positions)
+      ++as_random;
+    else
+      ++neither;
+  }
+  EXPECT_GT(as_heuristic, 0);
+  EXPECT_GT(as_random, 0);
+  EXPECT_GT(neither, 0);
+  // A bad list names its problem.
+  o.player = "heuristic,,random";
+  EXPECT_NE(error_of([&] { label_positions(tmp.file("bad.lbl"), o); }).find("empty agent spec"),
+            std::string::npos);
+  o.player = "heuristic,nonsense";
+  EXPECT_NE(error_of([&] { label_positions(tmp.file("bad.lbl"), o); }).find("nonsense"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(tmp.file("bad.lbl")));
 }
 
 TEST(Labeler, RolloutTargets) {
