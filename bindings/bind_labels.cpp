@@ -38,13 +38,15 @@ void bind_labels(py::module_& m) {
       "label",
       [](const std::string& out, int64_t games, const std::string& player, double explore,
          double sample, double candidates, const std::string& labeler, int64_t rollouts,
-         int threads, uint64_t seed, py::object rules, bool verbose, const py::object& luck_head) {
+         int threads, uint64_t seed, py::object rules, bool verbose, const py::object& luck_head,
+         int top) {
         LabelOptions o;
         o.games = games;
         o.player = player;
         o.explore = explore;
         o.sample = sample;
         o.candidates = candidates;
+        o.top = top;
         o.labeler = labeler;
         o.rollouts = rollouts;
         o.threads = threads;
@@ -77,10 +79,12 @@ void bind_labels(py::module_& m) {
       py::arg("sample") = 0.1, py::arg("candidates") = 0.0, py::arg("labeler") = "default:ply=1",
       py::arg("rollouts") = 0, py::arg("threads") = 1, py::arg("seed") = 1,
       py::arg("rules") = py::none(), py::arg("verbose") = false, py::arg("luck_head") = "auto",
+      py::arg("top") = 0,
       "Creates or continues the label file `out` until it holds `games` games of `player` (an\n"
       "agent spec, or a comma-separated list: each game's White and Black drawn from it; random\n"
       "moves with probability `explore`), each position kept with probability\n"
-      "`sample` (and a random legal result of a turn's roll with probability `candidates`) and\n"
+      "`sample` (and a random legal result of a turn's roll with probability `candidates`, or\n"
+      "with `top` = K > 0 the roll's K best results by the labeler net's 0-ply values) and\n"
       "labelled by the `labeler` net spec at its ply (or `rollouts` trials of the\n"
       "`labeler` agent; luck measured by `luck_head`: 'auto' = NAME.luck beside its checkpoint,\n"
       "a path, or None = exactly) = `nardy label`. Returns {games, positions, new_games, "

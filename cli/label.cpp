@@ -41,6 +41,11 @@ void add_label_command(CLI::App& app) {
                   "Probability per turn of also keeping a random legal result of the roll")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--top", a->o.top,
+                  "Keep the roll's K best results by the labeler net's 0-ply values instead of "
+                  "one random result (on the turns drawn by --candidates; 0: random)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000));
   cmd->add_option("--labeler", a->o.labeler,
                   "Net spec whose value at its ply is the target (e.g. default:ply=2), or the "
                   "rollout agent with --rollouts")

@@ -48,6 +48,13 @@ void check_options(const LabelOptions& o) {
   if (o.games < 0 || o.games > (int64_t{1} << 32))
     fail("games must be in [0, 2^32], got " + std::to_string(o.games));
   if (o.threads < 1) fail("threads must be at least 1, got " + std::to_string(o.threads));
+  if (o.top < 0) fail("top must be >= 0, got " + std::to_string(o.top));
+  if (o.top > 0 && o.rollouts > 0)
+    fail(
+        "top ranks a turn's results with the labeler net's 0-ply values: it needs search "
+        "targets (no --rollouts)");
+  if (o.top > 0 && !(o.candidates > 0))
+    fail("top keeps the best results on the turns drawn with probability candidates, which is 0");
   if (o.rollouts == 0 && !net_agent_spec(o.labeler))
     fail("labeler '" + o.labeler +
          "' is not a net spec (net:PATH, model:NAME or default, with :ply=N); other agents label "
@@ -72,6 +79,7 @@ std::vector<std::string> player_specs(const LabelOptions& o) {
 struct Workers {
   std::vector<std::unique_ptr<Agent>> players;  // one per spec of o.player
   std::unique_ptr<Agent> labeler;               // a NetAgent unless rollouts
+  std::vector<ScoredMove> scored;               // scratch of the top-results ranking
 };
 
 // The records of game g (its positions and its end record).
@@ -101,8 +109,22 @@ std::string label_game(uint32_t g, const LabelOptions& o, Workers& w) {
     const Dice dice = roll_turn(dice_rng, o.rules, turn == 0);
     generate_moves(pos, dice, o.rules, moves);
     if (o.candidates > 0 && candidate_rng.uniform() < o.candidates) {
-      const Position& c = moves[candidate_rng.below(static_cast<uint32_t>(moves.size()))].position;
-      if (!game_outcome(c, o.rules)) kept.push_back(c);
+      if (o.top > 0) {
+        // The roll's o.top best results by the labeler net's 0-ply values (a fresh cache
+        // generation: the ranking depends only on the position and roll).
+        Search& search = static_cast<NetAgent&>(*w.labeler).search();
+        search.cache().new_generation();
+        search.score_moves(pos, moves, 0, w.scored);
+        const size_t n = std::min(w.scored.size(), static_cast<size_t>(o.top));
+        for (size_t k = 0; k < n; ++k) {
+          const Position& c = moves[w.scored[k].index].position;
+          if (!game_outcome(c, o.rules)) kept.push_back(c);
+        }
+      } else {
+        const Position& c =
+            moves[candidate_rng.below(static_cast<uint32_t>(moves.size()))].position;
+        if (!game_outcome(c, o.rules)) kept.push_back(c);
+      }
     }
     size_t chosen = 0;
     if (moves.size() > 1 && o.explore > 0 && explore_rng.uniform() < o.explore)
@@ -163,6 +185,7 @@ LabelHeader label_header(const LabelOptions& o) {
               {"seed", std::to_string(o.seed)},
               {"tables", default_bearoff_table() ? default_bearoff_path() : "none"},
               {"rules", o.rules.to_string()}};
+  if (o.top > 0) h.fields.push_back({"top", std::to_string(o.top)});
   if (o.rollouts > 0 && o.luck_head) h.fields.push_back({"luck", o.luck_head->describe()});
   return h;
 }

@@ -9,7 +9,9 @@
 // agent's own draws, and sampling (each position reached before a roll, the start included, is
 // kept with probability `sample`), and with probability `candidates` a turn also keeps one of
 // its roll's legal results drawn uniformly (the positions a 0-ply player has to rank, mostly
-// moves it would not play). Every kept position then gets a target for its side to move
+// moves it would not play), or with `top` = K > 0 the roll's K best results by the labeler
+// net's 0-ply values instead (the near-equal choices a 0-ply player gets wrong; header key
+// `top`, written only then). Every kept position then gets a target for its side to move
 // (win, win_mars, lose_mars, draw), from
 //   * the `labeler` net spec's value at its ply (`default:ply=1`: 1-ply search of the default
 //     model; selfplay/search/search.h), or
@@ -38,12 +40,13 @@ namespace nardy {
 class LuckHead;  // selfplay/evaluation/luck_head.h
 
 struct LabelOptions {
-  std::string player = "default";         // agent spec(s) playing the games: "A" or "A,B,..."
-  double explore = 0.1;                   // probability of a random move per turn, [0, 1]
-  double sample = 0.1;                    // probability of keeping a position, (0, 1]
-  double candidates = 0;                  // probability of keeping a random legal result, [0, 1]
-  std::string labeler = "default:ply=1";  // net spec giving targets (its ply), or rollout agent
-  int64_t rollouts = 0;                   // > 0: rollout trials per position instead of search
+  std::string player = "default";  // agent spec(s) playing the games: "A" or "A,B,..."
+  double explore = 0.1;            // probability of a random move per turn, [0, 1]
+  double sample = 0.1;             // probability of keeping a position, (0, 1]
+  double candidates = 0;           // probability of keeping a random legal result, [0, 1]
+  int top = 0;  // > 0: keep the turn's `top` best results (labeler's 0-ply) instead of one random
+  std::string labeler = "default:ply=1";      // net spec giving targets (its ply), or rollout agent
+  int64_t rollouts = 0;                       // > 0: rollout trials per position instead of search
   std::shared_ptr<const LuckHead> luck_head;  // the rollouts' luck measure (null: exact)
   int64_t games = 100;                        // total games the file should hold
   int threads = 1;

@@ -645,7 +645,8 @@ def label(out: str, games: int, player: str = "default", explore: float = 0.1,
           sample: float = 0.1, candidates: float = 0.0, labeler: str = "default:ply=1",
           rollouts: int = 0,
           threads: int = 1, seed: int = 1, rules: RulesLike = None,
-          verbose: bool = False, luck_head: Optional[str] = "auto") -> dict[str, Any]: ...
+          verbose: bool = False, luck_head: Optional[str] = "auto",
+          top: int = 0) -> dict[str, Any]: ...
 def read_labels(path: str) -> dict[str, Any]: ...
 def fit(data: Union[str, list[str]], out: str, init: str = "", optimizer: str = "adam", lr: float = 1e-3,
         batch: int = 256, epochs: int = 50, patience: int = 3, holdout: float = 0.1,

@@ -238,6 +238,50 @@ std::map<uint32_t, std::vector<Position>> positions_by_game(const LabelFile& f) 
   return games;
 }
 
+TEST(Labeler, TopKeepsTheRollsBestResultsByTheLabelersZeroPly) {
+  testing::TempDir tmp;
+  // The player is the labeler's net at 0-ply: every turn's best result is the move it plays,
+  // so with every position and every turn kept, each turn's top-1 record is the next record.
+  LabelOptions o = small_options(2, 1);
+  o.player = "net:" + search_net();
+  o.explore = 0;
+  o.sample = 1;
+  o.candidates = 1;
+  o.top = 1;
+  label_positions(tmp.file("top1.lbl"), o);
+  const LabelFile f = read_label_file(tmp.file("top1.lbl"));
+  EXPECT_EQ(f.header.get("top"), "1");
+  int pairs = 0;
+  for (const auto& [g, positions] : positions_by_game(f)) {
+    ASSERT_GE(positions.size(), 20u);
+    for (size_t i = 1; i + 1 < positions.size(); i += 2, ++pairs)
+      ASSERT_EQ(positions[i], positions[i + 1]) << "game " << g << " record " << i;
+  }
+  EXPECT_GT(pairs, 40);
+  // Top 3 on a fifth of the turns: the same games, with up to 3 extra records on those turns.
+  LabelOptions plain = small_options(6, 1), top3 = plain;
+  top3.candidates = 0.2;
+  top3.top = 3;
+  label_positions(tmp.file("plain.lbl"), plain);
+  label_positions(tmp.file("top3.lbl"), top3);
+  const LabelFile a = read_label_file(tmp.file("plain.lbl")),
+                  b = read_label_file(tmp.file("top3.lbl"));
+  EXPECT_GT(b.records.size(), a.records.size() + 30);
+  size_t j = 0;
+  for (const auto& r : b.records)
+    if (j < a.records.size() && r.position == a.records[j].position) ++j;
+  EXPECT_EQ(j, a.records.size());
+  // The plain file's header has no top key; the options that cannot rank are refused.
+  EXPECT_EQ(a.header.get("top"), "");
+  top3.rollouts = 4;
+  EXPECT_NE(error_of([&] { label_positions(tmp.file("bad.lbl"), top3); }).find("top"),
+            std::string::npos);
+  top3.rollouts = 0;
+  top3.candidates = 0;
+  EXPECT_NE(error_of([&] { label_positions(tmp.file("bad.lbl"), top3); }).find("candidates"),
+            std::string::npos);
+}
+
 TEST(Labeler, PlayerListDrawsEachSidesAgentPerGame) {
   testing::TempDir tmp;
   LabelOptions o = small_options(16, 2);
