@@ -127,7 +127,7 @@ void bind_labels(py::module_& m) {
       [](const py::object& data, const std::string& out, const std::string& init,
          const std::string& optimizer, double lr, int batch, int epochs, int patience,
          double holdout, uint64_t seed, const std::string& encoder, std::vector<int> hidden,
-         bool verbose) {
+         bool verbose, int lr_drops, double lr_drop) {
         FitRunOptions o;
         if (py::isinstance<py::str>(data) || py::hasattr(data, "__fspath__"))
           o.data = {py::str(data).cast<std::string>()};
@@ -140,6 +140,8 @@ void bind_labels(py::module_& m) {
         o.fit.batch = batch;
         o.fit.max_epochs = epochs;
         o.fit.patience = patience;
+        o.fit.lr_drops = lr_drops;
+        o.fit.lr_drop = lr_drop;
         o.fit.seed = seed;
         o.net_seed = seed;
         o.holdout = holdout;
@@ -163,12 +165,14 @@ void bind_labels(py::module_& m) {
           d["train_loss"] = e.train_loss;
           d["heldout_loss"] = e.heldout_loss;
           d["best"] = e.best;
+          d["lr"] = e.lr;
           epochs_out.append(d);
         }
         py::dict d;
         d["epochs"] = epochs_out;
         d["best_epoch"] = r.fit.best_epoch;
         d["stopped_early"] = r.fit.stopped_early;
+        d["lr_drops"] = r.fit.lr_drops;
         d["train_positions"] = r.train_positions;
         d["heldout_positions"] = r.heldout_positions;
         d["checkpoint"] = out;
@@ -178,12 +182,14 @@ void bind_labels(py::module_& m) {
       py::arg("lr") = 1e-3, py::arg("batch") = 256, py::arg("epochs") = 50, py::arg("patience") = 3,
       py::arg("holdout") = 0.1, py::arg("seed") = 1, py::arg("encoder") = "raw",
       py::arg("hidden") = std::vector<int>{128}, py::arg("verbose") = false,
+      py::arg("lr_drops") = 0, py::arg("lr_drop") = 0.1,
       "Fits a net (from the checkpoint `init`, or fresh of `encoder`/`hidden`) to the label file\n"
       "`data` (or a list of label files, fitted as one data set) with LibTorch's Adam or SGD, a "
-      "held-out split by game and early stopping, and\n"
+      "held-out split by game and early stopping (the first `lr_drops` plateaus met by going on\n"
+      "from the best epoch at the lr times `lr_drop`), and\n"
       "writes the checkpoint `out` = `nardy fit`. Returns {epochs: [{epoch, train_loss,\n"
-      "heldout_loss, best}], best_epoch, stopped_early, train_positions, heldout_positions,\n"
-      "checkpoint}.");
+      "heldout_loss, best, lr}], best_epoch, stopped_early, lr_drops, train_positions,\n"
+      "heldout_positions, checkpoint}.");
 }
 
 }  // namespace nardy::py_bind

@@ -48,6 +48,14 @@ void add_fit_command(CLI::App& app) {
                   "Stop after this many epochs without a better held-out loss")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
+  cmd->add_option("--lr-drops", a->o.fit.lr_drops,
+                  "Plateaus met by going on from the best epoch at the lr times --lr-drop "
+                  "instead of stopping")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100));
+  cmd->add_option("--lr-drop", a->o.fit.lr_drop, "The lr's factor at each drop")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-6, 0.999999));
   cmd->add_option("--holdout", a->o.holdout, "Fraction of the games held out")
       ->capture_default_str()
       ->check(CLI::Range(1e-6, 0.999999));
@@ -62,18 +70,23 @@ void add_fit_command(CLI::App& app) {
     a->o.shape.hidden = a->hidden;
     a->o.shape.activation = parse_activation(a->activation);
     a->o.net_seed = a->o.fit.seed;
-    const FitRunResult r = run_fit(a->o, [](const FitEpoch& e) {
-      std::printf("epoch %3d  train loss %.6f  held-out loss %.6f%s\n", e.epoch, e.train_loss,
-                  e.heldout_loss, e.best ? "  *" : "");
+    const double lr = a->o.fit.lr;
+    const FitRunResult r = run_fit(a->o, [lr](const FitEpoch& e) {
+      char at_lr[48] = "";  // after a drop
+      if (e.lr != lr) std::snprintf(at_lr, sizeof at_lr, "  (lr %g)", e.lr);
+      std::printf("epoch %3d  train loss %.6f  held-out loss %.6f%s%s\n", e.epoch, e.train_loss,
+                  e.heldout_loss, e.best ? "  *" : "", at_lr);
       std::fflush(stdout);
     });
     std::printf(
         "%lld training positions (%lld games), %lld held out (%lld games)\n"
-        "best epoch %d: held-out loss %.6f (initial %.6f)%s\nwrote %s\n",
+        "best epoch %d: held-out loss %.6f (initial %.6f)%s%s\nwrote %s\n",
         static_cast<long long>(r.train_positions), static_cast<long long>(r.train_games),
         static_cast<long long>(r.heldout_positions), static_cast<long long>(r.heldout_games),
         r.fit.best_epoch, r.fit.best_heldout(), r.fit.epochs.front().heldout_loss,
-        r.fit.stopped_early ? ", stopped early" : "", a->o.out.c_str());
+        r.fit.stopped_early ? ", stopped early" : "",
+        r.fit.lr_drops > 0 ? (", " + std::to_string(r.fit.lr_drops) + " lr drops").c_str() : "",
+        a->o.out.c_str());
   });
 }
 

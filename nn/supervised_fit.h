@@ -10,6 +10,9 @@
 // (seed, epoch) (core/random.h), so a fit is reproducible. After every epoch the held-out loss is
 // measured; the parameters of the best held-out epoch (epoch 0 = the initial net) are kept, and
 // the fit stops after `patience` epochs without improvement (early stopping) or `max_epochs`.
+// With lr_drops = N > 0, the first N such plateaus do not stop it: training goes on from the
+// best epoch's parameters with the learning rate multiplied by `lr_drop` (the optimizer's
+// moments kept), `patience` epochs again.
 // The net's parameters are updated in place (their storage never moves, so fast kernels bound
 // to the net stay valid) and end as the best epoch's.
 //
@@ -39,6 +42,8 @@ struct FitOptions {
   int batch = 256;                 // rows per minibatch, >= 1
   int max_epochs = 50;             // >= 1
   int patience = 3;                // epochs without a better held-out loss before stopping, >= 1
+  int lr_drops = 0;                // plateaus met by lowering the lr instead of stopping, >= 0
+  double lr_drop = 0.1;            // the lr's factor at each drop, (0, 1)
   uint64_t seed = 1;               // minibatch order
 };
 
@@ -47,12 +52,14 @@ struct FitEpoch {
   double train_loss = 0;  // mean over the epoch's minibatches as trained (epoch 0: measured)
   double heldout_loss = 0;
   bool best = false;  // the best held-out loss so far
+  double lr = 0;      // the learning rate the epoch trained at
 };
 
 struct FitResult {
   std::vector<FitEpoch> epochs;  // epoch 0 first
   int best_epoch = 0;
   bool stopped_early = false;
+  int lr_drops = 0;  // plateaus met by a lower learning rate
   double best_heldout() const { return epochs.at(static_cast<size_t>(best_epoch)).heldout_loss; }
 };
 

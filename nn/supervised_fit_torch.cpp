@@ -67,6 +67,8 @@ FitResult fit_value_net(ValueNet& net, const FitData& train, const FitData& held
     throw Error("fit: weight decay must be >= 0");
   if (o.batch < 1 || o.max_epochs < 1 || o.patience < 1)
     throw Error("fit: batch, epochs and patience must be at least 1");
+  if (o.lr_drops < 0) throw Error("fit: lr drops must be >= 0");
+  if (!(o.lr_drop > 0 && o.lr_drop < 1)) throw Error("fit: lr drop factor must be in (0, 1)");
   check_data(net, train, "training");
   check_data(net, heldout, "held-out");
   if (train.rows() == 0) throw Error("fit: no training rows");
@@ -96,11 +98,12 @@ FitResult fit_value_net(ValueNet& net, const FitData& train, const FitData& held
   };
   std::vector<torch::Tensor> best;
   keep_best(best);
-  FitEpoch e0{0, measure(module, x, t), measure(module, hx, ht), true};
+  FitEpoch e0{0, measure(module, x, t), measure(module, hx, ht), true, o.lr};
   r.epochs.push_back(e0);
   if (on_epoch) on_epoch(e0);
 
   int since_best = 0;
+  double lr = o.lr;
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
     std::vector<int64_t> order = epoch_order(n, o.seed, epoch);
     const torch::Tensor perm = torch::from_blob(order.data(), {n}, torch::kInt64);
@@ -123,9 +126,20 @@ FitResult fit_value_net(ValueNet& net, const FitData& train, const FitData& held
     } else {
       ++since_best;
     }
+    e.lr = lr;
     r.epochs.push_back(e);
     if (on_epoch) on_epoch(e);
     if (since_best >= o.patience) {
+      if (r.lr_drops < o.lr_drops && epoch < o.max_epochs) {
+        // A plateau: go on from the best epoch's parameters at a lower learning rate.
+        torch::NoGradGuard no_grad;
+        for (size_t i = 0; i < params.size(); ++i) params[i].copy_(best[i]);
+        lr *= o.lr_drop;
+        for (auto& group : opt->param_groups()) group.options().set_lr(lr);
+        ++r.lr_drops;
+        since_best = 0;
+        continue;
+      }
       r.stopped_early = epoch < o.max_epochs;
       break;
     }

@@ -115,6 +115,10 @@ FitRunResult run_fit(const FitRunOptions& o, const std::function<void(const FitE
   put("optimizer", o.fit.optimizer);
   std::snprintf(buf, sizeof buf, "%g", o.fit.lr);
   put("lr", buf);
+  if (r.fit.lr_drops > 0) {
+    std::snprintf(buf, sizeof buf, "%d x %g", r.fit.lr_drops, o.fit.lr_drop);
+    put("lr_drops", buf);
+  }
   put("best_epoch", std::to_string(r.fit.best_epoch));
   std::snprintf(buf, sizeof buf, "%.6f", r.fit.epochs.front().heldout_loss);
   put("heldout_loss_initial", buf);

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 
 #include "core/error.h"
@@ -87,6 +88,39 @@ TEST(SupervisedFit, SgdAndEarlyStopping) {
   EXPECT_LT(r.epochs.size(), 41u);
   EXPECT_EQ(static_cast<int>(r.epochs.size()) - 1, r.best_epoch + o.patience);
   EXPECT_NEAR(fit_loss(student, heldout), r.best_heldout(), 1e-6);
+}
+
+TEST(SupervisedFit, LrDropsGoOnFromTheBestEpochAtALowerRate) {
+  const ValueNet teacher = ValueNet::create(small_shape(24), 7);
+  const FitData train = teacher_data(teacher, 1, 6), heldout = teacher_data(teacher, 2, 2);
+  FitOptions o;
+  o.optimizer = "sgd";
+  o.lr = 50;  // far too large: a plateau at once, then lower rates that learn
+  o.max_epochs = 40;
+  o.patience = 2;
+  ValueNet plain = ValueNet::create(small_shape(16), 1);
+  const FitResult stopped = fit_value_net(plain, train, heldout, o);
+  o.lr_drops = 3;
+  ValueNet dropping = ValueNet::create(small_shape(16), 1);
+  const FitResult r = fit_value_net(dropping, train, heldout, o);
+  EXPECT_GE(r.lr_drops, 1);
+  EXPECT_LE(r.lr_drops, 3);
+  // Each epoch's rate: 50 until the first plateau, then 5, 0.5, ...; never back up.
+  int drops_seen = 0;
+  for (size_t i = 1; i < r.epochs.size(); ++i) {
+    EXPECT_NEAR(r.epochs[i].lr, 50 * std::pow(0.1, drops_seen), 1e-9) << "epoch " << i;
+    if (i + 1 < r.epochs.size() && r.epochs[i + 1].lr < r.epochs[i].lr) ++drops_seen;
+  }
+  EXPECT_EQ(drops_seen, r.lr_drops);
+  // The epochs before the first drop are the plain fit's, and the lower rates learn.
+  for (size_t i = 0; i < stopped.epochs.size(); ++i)
+    EXPECT_EQ(r.epochs[i].heldout_loss, stopped.epochs[i].heldout_loss) << "epoch " << i;
+  EXPECT_GT(r.epochs.size(), stopped.epochs.size());
+  EXPECT_LT(r.best_heldout(), stopped.best_heldout());
+  EXPECT_NEAR(fit_loss(dropping, heldout), r.best_heldout(), 1e-6);
+  o.lr_drop = 1;
+  EXPECT_NE(error_of([&] { fit_value_net(dropping, train, heldout, o); }).find("lr drop"),
+            std::string::npos);
 }
 
 TEST(SupervisedFit, BadOptionsAndData) {
