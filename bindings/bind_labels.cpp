@@ -98,11 +98,12 @@ void bind_labels(py::module_& m) {
         const LabelFile f = read_label_file(path);
         py::dict header;
         for (const auto& [k, v] : f.header.fields) header[py::str(k)] = v;
-        py::list ids, games, sources, targets;
+        py::list ids, games, sources, targets, siblings;
         for (const auto& r : f.records) {
           ids.append(position_id(r.position));
           games.append(r.game);
           sources.append(label_source_name(r.source));
+          siblings.append(r.sibling);
           targets.append(
               py::make_tuple(r.target.win, r.target.win_mars, r.target.lose_mars, r.target.draw));
         }
@@ -112,6 +113,7 @@ void bind_labels(py::module_& m) {
         d["games"] = games;
         d["sources"] = sources;
         d["targets"] = targets;
+        d["siblings"] = siblings;
         d["complete_games"] = f.games;
         d["partial_records"] = f.partial_records;
         return d;
@@ -119,15 +121,16 @@ void bind_labels(py::module_& m) {
       py::arg("path"),
       "The labelled positions of a label file (complete games only): {header: {key: value},\n"
       "ids: [position ID], games: [game index], sources: ['1-ply' | 'rollout' | ...],\n"
-      "targets: [(win, win_mars, lose_mars, draw) for the side to move], complete_games,\n"
-      "partial_records}. Raises NardyError naming the file and record for bad data.");
+      "targets: [(win, win_mars, lose_mars, draw) for the side to move], siblings: [True for a\n"
+      "result of the same roll as the record before it], complete_games, partial_records}. Raises "
+      "NardyError naming the file and record for bad data.");
 
   m.def(
       "fit",
       [](const py::object& data, const std::string& out, const std::string& init,
          const std::string& optimizer, double lr, int batch, int epochs, int patience,
          double holdout, uint64_t seed, const std::string& encoder, std::vector<int> hidden,
-         bool verbose, int lr_drops, double lr_drop) {
+         bool verbose, int lr_drops, double lr_drop, double sibling_weight) {
         FitRunOptions o;
         if (py::isinstance<py::str>(data) || py::hasattr(data, "__fspath__"))
           o.data = {py::str(data).cast<std::string>()};
@@ -142,6 +145,7 @@ void bind_labels(py::module_& m) {
         o.fit.patience = patience;
         o.fit.lr_drops = lr_drops;
         o.fit.lr_drop = lr_drop;
+        o.fit.sibling_weight = sibling_weight;
         o.fit.seed = seed;
         o.net_seed = seed;
         o.holdout = holdout;
@@ -182,11 +186,12 @@ void bind_labels(py::module_& m) {
       py::arg("lr") = 1e-3, py::arg("batch") = 256, py::arg("epochs") = 50, py::arg("patience") = 3,
       py::arg("holdout") = 0.1, py::arg("seed") = 1, py::arg("encoder") = "raw",
       py::arg("hidden") = std::vector<int>{128}, py::arg("verbose") = false,
-      py::arg("lr_drops") = 0, py::arg("lr_drop") = 0.1,
+      py::arg("lr_drops") = 0, py::arg("lr_drop") = 0.1, py::arg("sibling_weight") = 0.0,
       "Fits a net (from the checkpoint `init`, or fresh of `encoder`/`hidden`) to the label file\n"
       "`data` (or a list of label files, fitted as one data set) with LibTorch's Adam or SGD, a "
       "held-out split by game and early stopping (the first `lr_drops` plateaus met by going on\n"
-      "from the best epoch at the lr times `lr_drop`), and\n"
+      "from the best epoch at the lr times `lr_drop`; `sibling_weight` > 0 adds the error of\n"
+      "each position's equity relative to its siblings, nardy label's top results), and\n"
       "writes the checkpoint `out` = `nardy fit`. Returns {epochs: [{epoch, train_loss,\n"
       "heldout_loss, best, lr}], best_epoch, stopped_early, lr_drops, train_positions,\n"
       "heldout_positions, checkpoint}.");

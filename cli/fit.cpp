@@ -56,6 +56,11 @@ void add_fit_command(CLI::App& app) {
   cmd->add_option("--lr-drop", a->o.fit.lr_drop, "The lr's factor at each drop")
       ->capture_default_str()
       ->check(CLI::Range(1e-6, 0.999999));
+  cmd->add_option("--sibling-weight", a->o.fit.sibling_weight,
+                  "Weight of the error in each position's equity relative to its siblings "
+                  "(the other best results of its roll: nardy label --top); 0: off")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e6));
   cmd->add_option("--holdout", a->o.holdout, "Fraction of the games held out")
       ->capture_default_str()
       ->check(CLI::Range(1e-6, 0.999999));

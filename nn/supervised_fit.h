@@ -6,6 +6,13 @@
 // with momentum). Loss of a row: Σ_k (output_k - target_k)² over the four probabilities; an
 // epoch's loss is the mean over its rows.
 //
+// Sibling groups (FitData::group: consecutive rows with the same id; nardy label --top writes
+// a roll's best results as one): with sibling_weight = w > 0, each row's loss adds
+// w · ((E - Ē) - (T - T̄))², E its output equity, T its target's, Ē and T̄ their means over
+// its group: the error in how the row ranks against its siblings, which is all a move choice
+// sees (a group of one adds 0). Minibatches then never split a group (the epoch's order
+// shuffles groups, not rows), so a batch holds about `batch` rows.
+//
 // Each epoch visits the training rows once in an order shuffled by an Rng seeded from
 // (seed, epoch) (core/random.h), so a fit is reproducible. After every epoch the held-out loss is
 // measured; the parameters of the best held-out epoch (epoch 0 = the initial net) are kept, and
@@ -31,6 +38,7 @@ namespace nardy {
 struct FitData {
   std::vector<float> inputs;   // rows of net.num_inputs()
   std::vector<float> targets;  // rows of 4: win, win_mars, lose_mars, draw
+  std::vector<int64_t> group;  // per row, non-decreasing: sibling groups (empty: none)
   int64_t rows() const { return static_cast<int64_t>(targets.size() / 4); }
 };
 
@@ -44,6 +52,7 @@ struct FitOptions {
   int patience = 3;                // epochs without a better held-out loss before stopping, >= 1
   int lr_drops = 0;                // plateaus met by lowering the lr instead of stopping, >= 0
   double lr_drop = 0.1;            // the lr's factor at each drop, (0, 1)
+  double sibling_weight = 0;       // weight of the within-group equity term (see above), >= 0
   uint64_t seed = 1;               // minibatch order
 };
 

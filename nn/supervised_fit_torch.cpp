@@ -1,4 +1,5 @@
 // Supervised fitting with LibTorch autograd and torch::optim (nn/supervised_fit.h).
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -23,21 +24,104 @@ torch::Tensor as_tensor(const std::vector<float>& v, int64_t rows, int64_t cols)
   return torch::from_blob(const_cast<float*>(v.data()), {rows, cols}, torch::kFloat32).clone();
 }
 
-// Σ_k (y_k - t_k)² per row, averaged over rows.
-torch::Tensor loss_of(torch::jit::Module& module, const torch::Tensor& x, const torch::Tensor& t) {
-  torch::Tensor y = module.forward({x}).toTensor().narrow(1, 0, 4);
-  return (y - t).pow(2).sum(1).mean();
+// The rows' sibling groups within a batch: group[i] in 0..count-1 (see the header).
+struct BatchGroups {
+  torch::Tensor group;  // int64 [rows]; undefined: no sibling term
+  int64_t count = 0;
+  double weight = 0;
+};
+
+// Σ_k (y_k - t_k)² per row, plus the sibling term, averaged over rows.
+torch::Tensor loss_of(torch::jit::Module& module, const torch::Tensor& x, const torch::Tensor& t,
+                      const BatchGroups& g = {}) {
+  torch::Tensor out = module.forward({x}).toTensor();
+  torch::Tensor loss = (out.narrow(1, 0, 4) - t).pow(2).sum(1).mean();
+  if (!g.group.defined()) return loss;
+  // E - T per row (target equity as nn/evaluation.h: win + win_mars - lose - lose_mars), less
+  // its mean over the row's group.
+  const torch::Tensor win = t.select(1, 0), draw = t.select(1, 3);
+  const torch::Tensor target_equity = win + t.select(1, 1) - (1 - win - draw) - t.select(1, 2);
+  const torch::Tensor d = out.select(1, 4) - target_equity;
+  const auto opts = torch::TensorOptions().dtype(torch::kFloat32);
+  const torch::Tensor sums = torch::zeros({g.count}, opts).index_add(0, g.group, d);
+  const torch::Tensor counts =
+      torch::zeros({g.count}, opts).index_add(0, g.group, torch::ones_like(d));
+  const torch::Tensor relative = d - (sums / counts).index_select(0, g.group);
+  return loss + g.weight * relative.pow(2).mean();
 }
 
-double measure(torch::jit::Module& module, const torch::Tensor& x, const torch::Tensor& t) {
+// The units a fit shuffles and batches: rows [unit_start[u], unit_start[u + 1]). Without a
+// sibling term every row is a unit; with one, every group.
+std::vector<int64_t> unit_starts(const FitData& d, bool grouped) {
+  std::vector<int64_t> starts;
+  const int64_t n = d.rows();
+  for (int64_t i = 0; i < n; ++i)
+    if (!grouped || i == 0 ||
+        d.group[static_cast<size_t>(i)] != d.group[static_cast<size_t>(i - 1)])
+      starts.push_back(i);
+  starts.push_back(n);
+  return starts;
+}
+
+// Rows of `units` (in that order) cut into batches of at least `batch` rows (the last may be
+// smaller), never splitting a unit; each batch's row indices and, if grouped, its groups.
+struct Batch {
+  torch::Tensor rows;  // int64
+  BatchGroups groups;
+};
+std::vector<Batch> make_batches(const std::vector<int64_t>& starts,
+                                const std::vector<int64_t>& units, int64_t batch, bool grouped,
+                                double weight) {
+  std::vector<Batch> out;
+  std::vector<int64_t> rows, group;
+  auto flush = [&] {
+    if (rows.empty()) return;
+    Batch b;
+    b.rows = torch::tensor(rows, torch::kInt64);
+    if (grouped) {
+      b.groups.group = torch::tensor(group, torch::kInt64);
+      b.groups.count = group.back() + 1;
+      b.groups.weight = weight;
+    }
+    out.push_back(std::move(b));
+    rows.clear();
+    group.clear();
+  };
+  for (size_t k = 0; k < units.size(); ++k) {
+    const auto u = static_cast<size_t>(units[k]);
+    const int64_t g = group.empty() ? 0 : group.back() + 1;
+    for (int64_t i = starts[u]; i < starts[u + 1]; ++i) {
+      rows.push_back(i);
+      group.push_back(g);
+    }
+    if (static_cast<int64_t>(rows.size()) >= batch) flush();
+  }
+  flush();
+  return out;
+}
+
+// The mean loss over `x`'s rows, in chunks of about 8192 rows that keep groups whole.
+double measure(torch::jit::Module& module, const torch::Tensor& x, const torch::Tensor& t,
+               const std::vector<Batch>& chunks) {
   torch::NoGradGuard no_grad;
-  const int64_t n = x.size(0), chunk = 8192;
   double sum = 0;
-  for (int64_t at = 0; at < n; at += chunk) {
-    const int64_t m = std::min(chunk, n - at);
-    sum += loss_of(module, x.narrow(0, at, m), t.narrow(0, at, m)).item<double>() * m;
+  int64_t n = 0;
+  for (const Batch& c : chunks) {
+    const int64_t m = c.rows.size(0);
+    sum += loss_of(module, x.index_select(0, c.rows), t.index_select(0, c.rows), c.groups)
+               .item<double>() *
+           m;
+    n += m;
   }
   return n > 0 ? sum / n : 0.0;
+}
+
+// In-order chunks of `d` for measure().
+std::vector<Batch> in_order_chunks(const FitData& d, bool grouped, double weight) {
+  const std::vector<int64_t> starts = unit_starts(d, grouped);
+  std::vector<int64_t> units(starts.size() - 1);
+  std::iota(units.begin(), units.end(), int64_t{0});
+  return make_batches(starts, units, 8192, grouped, weight);
 }
 
 }  // namespace
@@ -54,7 +138,7 @@ std::vector<int64_t> epoch_order(int64_t n, uint64_t seed, int epoch) {
 double fit_loss(const ValueNet& net, const FitData& data) {
   check_data(net, data, "evaluation");
   return measure(net.impl().module, as_tensor(data.inputs, data.rows(), net.num_inputs()),
-                 as_tensor(data.targets, data.rows(), 4));
+                 as_tensor(data.targets, data.rows(), 4), in_order_chunks(data, false, 0));
 }
 
 FitResult fit_value_net(ValueNet& net, const FitData& train, const FitData& heldout,
@@ -73,6 +157,17 @@ FitResult fit_value_net(ValueNet& net, const FitData& train, const FitData& held
   check_data(net, heldout, "held-out");
   if (train.rows() == 0) throw Error("fit: no training rows");
   if (heldout.rows() == 0) throw Error("fit: no held-out rows");
+  if (!(o.sibling_weight >= 0) || !std::isfinite(o.sibling_weight))
+    throw Error("fit: sibling weight must be >= 0");
+  const bool grouped = o.sibling_weight > 0;
+  if (grouped)
+    for (const FitData* d : {&train, &heldout})
+      if (static_cast<int64_t>(d->group.size()) != d->rows() ||
+          !std::is_sorted(d->group.begin(), d->group.end()))
+        throw Error(std::string("fit: a sibling weight needs every row's sibling group (") +
+                    (d == &train ? "training" : "held-out") + " data has " +
+                    std::to_string(d->group.size()) + " group ids for " +
+                    std::to_string(d->rows()) + " rows, or they decrease)");
 
   auto& module = net.impl().module;
   std::vector<torch::Tensor> params = net.impl().parameters();
@@ -98,26 +193,36 @@ FitResult fit_value_net(ValueNet& net, const FitData& train, const FitData& held
   };
   std::vector<torch::Tensor> best;
   keep_best(best);
-  FitEpoch e0{0, measure(module, x, t), measure(module, hx, ht), true, o.lr};
+  const std::vector<Batch> train_chunks = in_order_chunks(train, grouped, o.sibling_weight),
+                           heldout_chunks = in_order_chunks(heldout, grouped, o.sibling_weight);
+  const std::vector<int64_t> starts = unit_starts(train, grouped);
+  const int64_t num_units = static_cast<int64_t>(starts.size()) - 1;
+  FitEpoch e0{0, measure(module, x, t, train_chunks), measure(module, hx, ht, heldout_chunks), true,
+              o.lr};
   r.epochs.push_back(e0);
   if (on_epoch) on_epoch(e0);
 
   int since_best = 0;
   double lr = o.lr;
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
-    std::vector<int64_t> order = epoch_order(n, o.seed, epoch);
-    const torch::Tensor perm = torch::from_blob(order.data(), {n}, torch::kInt64);
+    std::vector<int64_t> order = epoch_order(grouped ? num_units : n, o.seed, epoch);
     double sum = 0;
-    for (int64_t at = 0; at < n; at += o.batch) {
-      const int64_t m = std::min<int64_t>(o.batch, n - at);
-      const torch::Tensor idx = perm.narrow(0, at, m);
+    auto step = [&](const torch::Tensor& idx, const BatchGroups& groups) {
       opt->zero_grad();
-      torch::Tensor loss = loss_of(module, x.index_select(0, idx), t.index_select(0, idx));
+      torch::Tensor loss = loss_of(module, x.index_select(0, idx), t.index_select(0, idx), groups);
       loss.backward();
       opt->step();
-      sum += loss.item<double>() * m;
+      sum += loss.item<double>() * static_cast<double>(idx.size(0));
+    };
+    if (grouped) {
+      for (const Batch& b : make_batches(starts, order, o.batch, true, o.sibling_weight))
+        step(b.rows, b.groups);
+    } else {
+      const torch::Tensor perm = torch::from_blob(order.data(), {n}, torch::kInt64);
+      for (int64_t at = 0; at < n; at += o.batch)
+        step(perm.narrow(0, at, std::min<int64_t>(o.batch, n - at)), {});
     }
-    FitEpoch e{epoch, sum / n, measure(module, hx, ht), false};
+    FitEpoch e{epoch, sum / n, measure(module, hx, ht, heldout_chunks), false};
     if (e.heldout_loss < r.best_heldout()) {
       e.best = true;
       r.best_epoch = epoch;

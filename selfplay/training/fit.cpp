@@ -79,6 +79,9 @@ FitRunResult run_fit(const FitRunOptions& o, const std::function<void(const FitE
                          std::span<float>(d.inputs.data() + d.inputs.size() - ni, ni));
       const auto t = rec.target.as_array();
       d.targets.insert(d.targets.end(), t.begin(), t.end());
+      // Sibling groups: a record that is not a sibling starts a new group (ids increase).
+      const int64_t group = d.group.empty() ? 0 : d.group.back() + (rec.sibling ? 0 : 1);
+      d.group.push_back(group);
     }
   }
   r.train_positions = train.rows();
@@ -115,6 +118,10 @@ FitRunResult run_fit(const FitRunOptions& o, const std::function<void(const FitE
   put("optimizer", o.fit.optimizer);
   std::snprintf(buf, sizeof buf, "%g", o.fit.lr);
   put("lr", buf);
+  if (o.fit.sibling_weight > 0) {
+    std::snprintf(buf, sizeof buf, "%g", o.fit.sibling_weight);
+    put("sibling_weight", buf);
+  }
   if (r.fit.lr_drops > 0) {
     std::snprintf(buf, sizeof buf, "%d x %g", r.fit.lr_drops, o.fit.lr_drop);
     put("lr_drops", buf);

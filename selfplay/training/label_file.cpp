@@ -72,7 +72,7 @@ void append_label_record(std::string& out, const LabelRecord& r, bool end_of_gam
   const std::string id = end_of_game ? std::string(14, '\0') : position_id(r.position);
   if (id.size() != 14) throw Error("label record: position id of unexpected length");
   out += id;
-  out.push_back(static_cast<char>(end_of_game ? 1 : 0));
+  out.push_back(static_cast<char>(end_of_game ? 1 : r.sibling ? 2 : 0));
   out.push_back(static_cast<char>(end_of_game ? 0 : r.source));
   put_u32(out, r.game);
   const Evaluation t = end_of_game ? Evaluation{0, 0, 0, 0} : r.target;
@@ -147,7 +147,12 @@ LabelFile read_label_file(const std::string& path) {
       f.complete_bytes = at + (i + 1) * kLabelRecordBytes;
       continue;
     }
-    if (kind != 0) throw Error(where + ": " + rec + ": unknown kind " + std::to_string(kind));
+    if (kind != 0 && kind != 2)
+      throw Error(where + ": " + rec + ": unknown kind " + std::to_string(kind));
+    r.sibling = kind == 2;
+    if (r.sibling && pending.empty())
+      throw Error(where + ": " + rec +
+                  ": a sibling record (kind 2) must follow a position of the same game");
     try {
       r.position = parse_position_id(std::string_view(reinterpret_cast<const char*>(p), 14));
     } catch (const Error& e) {

@@ -10,7 +10,9 @@
 //   end                              end of the header
 //   RECORD RECORD ...                36 bytes each:
 //     char     id[14]      the position (core/position_id.h), side to move about to roll
-//     uint8    kind        0 = a labelled position, 1 = the end of game `game` (no position)
+//     uint8    kind        0 = a labelled position, 1 = the end of game `game` (no position),
+//                          2 = a labelled position that is another result of the same roll as
+//                          the record before it (a sibling: `nardy label --top`)
 //     uint8    source      how the target was made (LabelSource)
 //     uint32   game        index of the self-play game it comes from
 //     float32  win, win_mars, lose_mars, draw   the target, for the side to move
@@ -52,6 +54,7 @@ struct LabelRecord {
   uint8_t source = 0;
   uint32_t game = 0;
   Evaluation target;
+  bool sibling = false;  // kind 2: a result of the same roll as the record before it
 };
 
 // The header's KEY VALUE lines, in order (keys: letters and '_'; values: one line of text).

@@ -99,13 +99,17 @@ std::string label_game(uint32_t g, const LabelOptions& o, Workers& w) {
       a = w.players[side_rng.below(static_cast<uint32_t>(w.players.size()))].get();
   }
   std::vector<Position> kept;
+  std::vector<bool> sibling;  // kept[i] is a result of the same roll as kept[i - 1]
   Position pos = Position::start();
   MoveList moves;
   for (int turn = 0; !game_outcome(pos, o.rules); ++turn) {
     if (turn >= kMaxTurns)
       throw Error("label: game " + std::to_string(g) + " did not end in " +
                   std::to_string(kMaxTurns) + " turns (agent '" + o.player + "')");
-    if (sample_rng.uniform() < o.sample) kept.push_back(pos);
+    if (sample_rng.uniform() < o.sample) {
+      kept.push_back(pos);
+      sibling.push_back(false);
+    }
     const Dice dice = roll_turn(dice_rng, o.rules, turn == 0);
     generate_moves(pos, dice, o.rules, moves);
     if (o.candidates > 0 && candidate_rng.uniform() < o.candidates) {
@@ -116,14 +120,21 @@ std::string label_game(uint32_t g, const LabelOptions& o, Workers& w) {
         search.cache().new_generation();
         search.score_moves(pos, moves, 0, w.scored);
         const size_t n = std::min(w.scored.size(), static_cast<size_t>(o.top));
+        bool first = true;  // the rest of the group are its siblings (label_file.h kind 2)
         for (size_t k = 0; k < n; ++k) {
           const Position& c = moves[w.scored[k].index].position;
-          if (!game_outcome(c, o.rules)) kept.push_back(c);
+          if (game_outcome(c, o.rules)) continue;
+          kept.push_back(c);
+          sibling.push_back(!first);
+          first = false;
         }
       } else {
         const Position& c =
             moves[candidate_rng.below(static_cast<uint32_t>(moves.size()))].position;
-        if (!game_outcome(c, o.rules)) kept.push_back(c);
+        if (!game_outcome(c, o.rules)) {
+          kept.push_back(c);
+          sibling.push_back(false);
+        }
       }
     }
     size_t chosen = 0;
@@ -138,6 +149,7 @@ std::string label_game(uint32_t g, const LabelOptions& o, Workers& w) {
   r.game = g;
   for (size_t i = 0; i < kept.size(); ++i) {
     r.position = kept[i];
+    r.sibling = sibling[i];
     if (auto exact = table_evaluation(default_bearoff_table(), kept[i], o.rules)) {
       r.target = *exact;
       r.source = static_cast<uint8_t>(LabelSource::RaceTable);

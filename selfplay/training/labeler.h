@@ -4,15 +4,16 @@
 // `player` is a comma-separated list of agent specs, of two agents drawn from it uniformly per
 // game and side (positions from games of diverse agents, as the position benchmark samples its
 // decisions; a one-spec file's records do not depend on this draw), with its own random streams
-// derived from (seed, g): dice, exploration (with probability
-// `explore` a turn plays a uniformly random legal result instead of the agent's choice), the
-// agent's own draws, and sampling (each position reached before a roll, the start included, is
-// kept with probability `sample`), and with probability `candidates` a turn also keeps one of
-// its roll's legal results drawn uniformly (the positions a 0-ply player has to rank, mostly
-// moves it would not play), or with `top` = K > 0 the roll's K best results by the labeler
-// net's 0-ply values instead (the near-equal choices a 0-ply player gets wrong; header key
-// `top`, written only then). Every kept position then gets a target for its side to move
-// (win, win_mars, lose_mars, draw), from
+// derived from (seed, g): dice, exploration (with probability `explore` a turn plays a
+// uniformly random legal result instead of the agent's choice), the agent's own draws, and
+// sampling (each position reached before a roll, the start included, is kept with probability
+// `sample`), and with probability `candidates` a turn also keeps one of its roll's legal results
+// drawn uniformly (the positions a 0-ply player has to rank, mostly moves it would not play),
+// or with `top` = K > 0 the roll's K best results by the labeler net's 0-ply values instead
+// (the near-equal choices a 0-ply player gets wrong; header key `top`, written only then; the
+// group's records after its first are siblings, label_file.h kind 2, which `nardy fit
+// --sibling-weight` compares with each other). Every kept position then gets a target for its
+// side to move (win, win_mars, lose_mars, draw), from
 //   * the `labeler` net spec's value at its ply (`default:ply=1`: 1-ply search of the default
 //     model; selfplay/search/search.h), or
 //   * with rollouts > 0, a rollout of that many trials by the `labeler` agent (stratified and

@@ -52,6 +52,26 @@ def test_label_read_and_fit_round_trip(tmp_path):
         f"{tmp_path / 'a.lbl'}; {tmp_path / 'b.lbl'}"
 
 
+def test_top_results_siblings_and_the_fit_options(tmp_path):
+    path = str(tmp_path / "top.lbl")
+    nardy.label(path, games=8, player="heuristic", explore=0.2, sample=0.05, candidates=0.3,
+                top=3, labeler=f"net:{SEARCH_NET}:ply=1", seed=3)
+    labels = nardy.read_labels(path)
+    assert labels["header"]["top"] == "3"
+    siblings = labels["siblings"]
+    assert len(siblings) == len(labels["ids"]) and any(siblings) and not siblings[0]
+    init = tmp_path / "init.pt"
+    nardy.ValueNet.create(hidden=[8], seed=2).save(str(init))
+    r = nardy.fit(path, str(tmp_path / "out.pt"), init=str(init), lr=3e-3, batch=16, epochs=3,
+                  holdout=0.3, sibling_weight=2.0, lr_drops=1, lr_drop=0.5)
+    assert r["lr_drops"] in (0, 1) and r["epochs"][1]["lr"] == pytest.approx(3e-3)
+    extra = nardy.load_checkpoint(r["checkpoint"]).info["extra"]
+    assert extra["fit.sibling_weight"] == "2"
+    with pytest.raises(nardy.NardyError, match="top"):
+        nardy.label(str(tmp_path / "bad.lbl"), games=1, candidates=0.0, top=2,
+                    labeler=f"net:{SEARCH_NET}:ply=1")
+
+
 def test_bad_files_raise_nardy_error(tmp_path):
     with pytest.raises(nardy.NardyError, match="cannot open"):
         nardy.read_labels(str(tmp_path / "missing.lbl"))

@@ -651,7 +651,8 @@ def read_labels(path: str) -> dict[str, Any]: ...
 def fit(data: Union[str, list[str]], out: str, init: str = "", optimizer: str = "adam", lr: float = 1e-3,
         batch: int = 256, epochs: int = 50, patience: int = 3, holdout: float = 0.1,
         seed: int = 1, encoder: str = "raw", hidden: list[int] = [128],
-        verbose: bool = False, lr_drops: int = 0, lr_drop: float = 0.1) -> dict[str, Any]: ...
+        verbose: bool = False, lr_drops: int = 0, lr_drop: float = 0.1,
+        sibling_weight: float = 0.0) -> dict[str, Any]: ...
 
 # ---- benchmark of positions, race tables (bind_benchmark.cpp) ----------------------------------
 

@@ -123,6 +123,71 @@ TEST(SupervisedFit, LrDropsGoOnFromTheBestEpochAtALowerRate) {
             std::string::npos);
 }
 
+// The sibling term of a row (nn/supervised_fit.h), from plain evaluations: the mean over rows of
+// ((E - T) - mean over the row's group of (E - T))².
+double sibling_term(const ValueNet& net, const FitData& d) {
+  std::vector<Evaluation> out(static_cast<size_t>(d.rows()));
+  net.evaluate_batch(d.inputs, static_cast<int>(d.rows()), out);
+  std::vector<double> diff(out.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    const Evaluation t{d.targets[4 * i], d.targets[4 * i + 1], d.targets[4 * i + 2],
+                       d.targets[4 * i + 3]};
+    diff[i] = static_cast<double>(out[i].equity()) - static_cast<double>(t.equity());
+  }
+  double sum = 0;
+  for (size_t i = 0; i < diff.size();) {
+    size_t j = i;
+    double mean = 0;
+    while (j < diff.size() && d.group[j] == d.group[i]) mean += diff[j++];
+    mean /= static_cast<double>(j - i);
+    for (; i < j; ++i) sum += (diff[i] - mean) * (diff[i] - mean);
+  }
+  return sum / static_cast<double>(diff.size());
+}
+
+TEST(SupervisedFit, SiblingWeightAddsTheErrorRelativeToTheGroup) {
+  const ValueNet teacher = ValueNet::create(small_shape(24), 7);
+  FitData train = teacher_data(teacher, 1, 6), heldout = teacher_data(teacher, 2, 2);
+  // Groups of one: the term is 0, and the fit is the plain one bit for bit.
+  for (FitData* d : {&train, &heldout})
+    for (int64_t i = 0; i < d->rows(); ++i) d->group.push_back(i);
+  FitOptions o;
+  o.lr = 3e-3;
+  o.batch = 32;
+  o.max_epochs = 4;
+  o.patience = 4;
+  ValueNet plain = ValueNet::create(small_shape(16), 1), singles = plain.clone();
+  const FitResult rp = fit_value_net(plain, train, heldout, o);
+  o.sibling_weight = 1;
+  const FitResult rs = fit_value_net(singles, train, heldout, o);
+  const auto a = plain.layers(), b = singles.layers();
+  EXPECT_TRUE(std::equal(a[0].weight, a[0].weight + a[0].in * a[0].out, b[0].weight));
+  EXPECT_EQ(rp.best_heldout(), rs.best_heldout());
+  // Groups of 5 rows (the last shorter): the held-out loss is the plain loss plus w times the
+  // term, and fitting with a large weight makes the term smaller than fitting without it.
+  for (FitData* d : {&train, &heldout})
+    for (int64_t i = 0; i < d->rows(); ++i) d->group[static_cast<size_t>(i)] = i / 5;
+  ValueNet start = ValueNet::create(small_shape(16), 1);
+  o.sibling_weight = 3;
+  o.max_epochs = 1;
+  FitResult r = fit_value_net(start, train, heldout, o);
+  const ValueNet fresh = ValueNet::create(small_shape(16), 1);
+  EXPECT_NEAR(r.epochs[0].heldout_loss, fit_loss(fresh, heldout) + 3 * sibling_term(fresh, heldout),
+              1e-6);
+  o.max_epochs = 25;
+  o.patience = 25;
+  o.sibling_weight = 0;
+  ValueNet without = ValueNet::create(small_shape(16), 1), with = without.clone();
+  fit_value_net(without, train, heldout, o);
+  o.sibling_weight = 20;
+  fit_value_net(with, train, heldout, o);
+  EXPECT_LT(sibling_term(with, heldout), sibling_term(without, heldout));
+  // A weight without groups is refused.
+  FitData ungrouped = teacher_data(teacher, 3, 1);
+  EXPECT_NE(error_of([&] { fit_value_net(with, ungrouped, ungrouped, o); }).find("sibling group"),
+            std::string::npos);
+}
+
 TEST(SupervisedFit, BadOptionsAndData) {
   ValueNet net = ValueNet::create(small_shape(8), 1);
   const FitData d = teacher_data(net, 1, 1);

@@ -70,6 +70,7 @@ TEST(LabelFile, RecordsRoundTrip) {
       r.game = g;
       r.source = static_cast<uint8_t>(i == 3 ? LabelSource::Rollout : LabelSource::Search0);
       r.target = Evaluation{0.6f - 0.1f * i, 0.1f, 0.05f * g, 0.0f};
+      r.sibling = i == 2;  // another result of record 1's roll
       append_label_record(bytes, r);
       written.push_back(r);
     }
@@ -89,6 +90,7 @@ TEST(LabelFile, RecordsRoundTrip) {
     EXPECT_EQ(f.records[i].game, written[i].game);
     EXPECT_EQ(f.records[i].source, written[i].source);
     EXPECT_EQ(f.records[i].target.as_array(), written[i].target.as_array());
+    EXPECT_EQ(f.records[i].sibling, written[i].sibling);
   }
   EXPECT_EQ(label_source_name(search_source(2)), "2-ply");
   EXPECT_EQ(label_source_name(static_cast<uint8_t>(LabelSource::Rollout)), "rollout");
@@ -137,6 +139,13 @@ TEST(LabelFile, BadFilesAreRefusedWithTheReason) {
   append_label_record(bad_target, r);
   write_bytes(path, bad_target);
   EXPECT_NE(error_of([&] { read_label_file(path); }).find("win_mars above win"), std::string::npos);
+
+  r.target = Evaluation{0.5f, 0.1f, 0.1f, 0.0f};
+  r.sibling = true;  // a sibling with no record before it in its game
+  std::string orphan = h.to_text();
+  append_label_record(orphan, r);
+  write_bytes(path, orphan);
+  EXPECT_NE(error_of([&] { read_label_file(path); }).find("sibling record"), std::string::npos);
 
   std::string out_of_order = h.to_text();
   append_label_record(out_of_order, LabelRecord{Position{}, 0, 5, {}}, true);
@@ -271,6 +280,16 @@ TEST(Labeler, TopKeepsTheRollsBestResultsByTheLabelersZeroPly) {
   for (const auto& r : b.records)
     if (j < a.records.size() && r.position == a.records[j].position) ++j;
   EXPECT_EQ(j, a.records.size());
+  // A turn's best results are one group: its first record, then siblings (kind 2).
+  int siblings = 0;
+  for (size_t i = 0; i < b.records.size(); ++i) {
+    if (!b.records[i].sibling) continue;
+    ++siblings;
+    ASSERT_GT(i, 0u);
+    EXPECT_EQ(b.records[i - 1].game, b.records[i].game);
+  }
+  EXPECT_GT(siblings, 10);
+  for (const auto& r : f.records) EXPECT_FALSE(r.sibling);  // top 1: groups of one
   // The plain file's header has no top key; the options that cannot rank are refused.
   EXPECT_EQ(a.header.get("top"), "");
   top3.rollouts = 4;
