@@ -89,10 +89,9 @@ std::string label_game(uint32_t g, const LabelOptions& o, Workers& w) {
       sample_rng = game_rng.split(4);
   const uint64_t rollout_seed = game_rng.split(5).next();
   Rng candidate_rng = game_rng.split(6);
-  // Each side's agent: with several specs, drawn uniformly per game from its own stream (so the
-  // other streams, and a one-spec file's records, do not depend on the list).
-  std::array<Agent*, 2> side{// White's, Black's
-                             w.players[0].get(), w.players[0].get()};
+  // White's and Black's agents: with several specs, drawn uniformly per game from their own
+  // stream (so the other streams, and a one-spec file's records, do not depend on the list).
+  std::array<Agent*, 2> side{w.players[0].get(), w.players[0].get()};
   if (w.players.size() > 1) {
     Rng side_rng = game_rng.split(7);
     for (auto& a : side)
