@@ -140,11 +140,7 @@ void add_benchmark_command(CLI::App& app) {
     b->o.luck_adjust = !b->no_luck;
     if (!b->luck_head.empty())
       b->o.luck_head = std::make_shared<LuckHead>(LuckHead::load(b->luck_head));
-    b->o.game_agents.clear();
-    std::string rest = b->game_agents;
-    for (size_t comma; (comma = rest.find(',')) != std::string::npos; rest.erase(0, comma + 1))
-      b->o.game_agents.push_back(rest.substr(0, comma));
-    b->o.game_agents.push_back(rest);
+    b->o.game_agents = split_agent_specs(b->game_agents, "benchmark build: --game-agents");
     // Progress with the time so far and an estimate of the rest (from this run's pace; the
     // phases are interleaved, so the pace is representative after a few dozen decisions).
     const auto start = std::chrono::steady_clock::now();

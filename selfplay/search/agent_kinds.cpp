@@ -30,6 +30,19 @@ std::optional<NetAgentSpec> net_agent_spec(std::string_view spec) {
   return parse_net_agent_spec(path + std::string(options), spec);
 }
 
+std::vector<std::string> split_agent_specs(const std::string& list, const std::string& what) {
+  std::vector<std::string> specs;
+  std::string rest = list;
+  for (size_t comma; (comma = rest.find(',')) != std::string::npos; rest.erase(0, comma + 1))
+    specs.push_back(rest.substr(0, comma));
+  specs.push_back(rest);
+  for (const auto& s : specs)
+    if (s.empty())
+      throw Error(what + " '" + list +
+                  "' has an empty agent spec (a comma-separated list of specs is expected)");
+  return specs;
+}
+
 AgentMaker checked_agent_maker(const std::string& spec, const Rules& rules) {
   make_agent(spec, rules);
   return [spec, rules] { return make_agent(spec, rules); };

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/rules.h"
 #include "selfplay/agents/agent.h"
@@ -29,6 +30,10 @@ std::unique_ptr<Agent> make_agent(std::string_view spec, const Rules& rules);
 // A maker of fresh agents of `spec` (one per worker thread), the spec checked here first, on
 // the calling thread, so a bad spec is one clear error before any worker starts.
 AgentMaker checked_agent_maker(const std::string& spec, const Rules& rules);
+
+// The specs of a comma-separated list of agents ("random,heuristic,model:nardy-td-1:noise=0.3";
+// specs hold no commas). Throws Error naming `what` and the list when an entry is empty.
+std::vector<std::string> split_agent_specs(const std::string& list, const std::string& what);
 
 // The checkpoint path and options of a spec that names a net (net:, model:, default); nullopt
 // for every other kind. Throws Error naming the spec on bad options or a model not found.

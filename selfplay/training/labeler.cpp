@@ -61,20 +61,6 @@ void check_options(const LabelOptions& o) {
          "with --rollouts N");
 }
 
-// The agent specs of o.player, a comma-separated list (one spec, or several to draw from).
-std::vector<std::string> player_specs(const LabelOptions& o) {
-  std::vector<std::string> specs;
-  std::string rest = o.player;
-  for (size_t comma; (comma = rest.find(',')) != std::string::npos; rest.erase(0, comma + 1))
-    specs.push_back(rest.substr(0, comma));
-  specs.push_back(rest);
-  for (const auto& s : specs)
-    if (s.empty())
-      throw Error("label: player '" + o.player +
-                  "' has an empty agent spec (a comma-separated list of specs is expected)");
-  return specs;
-}
-
 // One thread's agents.
 struct Workers {
   std::vector<std::unique_ptr<Agent>> players;  // one per spec of o.player
@@ -220,7 +206,7 @@ LabelProgress label_positions(const std::string& path, const LabelOptions& o,
                               const std::function<void(const LabelProgress&)>& progress) {
   check_options(o);
   std::vector<AgentMaker> make_players;
-  for (const auto& spec : player_specs(o))
+  for (const auto& spec : split_agent_specs(o.player, "label: player"))
     make_players.push_back(checked_agent_maker(spec, o.rules));
   const AgentMaker make_labeler = checked_agent_maker(o.labeler, o.rules);
   const LabelHeader header = label_header(o);
