@@ -130,7 +130,8 @@ void bind_labels(py::module_& m) {
       [](const py::object& data, const std::string& out, const std::string& init,
          const std::string& optimizer, double lr, int batch, int epochs, int patience,
          double holdout, uint64_t seed, const std::string& encoder, std::vector<int> hidden,
-         bool verbose, int lr_drops, double lr_drop, double sibling_weight) {
+         bool verbose, int lr_drops, double lr_drop, double sibling_weight,
+         std::vector<int> widen) {
         FitRunOptions o;
         if (py::isinstance<py::str>(data) || py::hasattr(data, "__fspath__"))
           o.data = {py::str(data).cast<std::string>()};
@@ -138,6 +139,7 @@ void bind_labels(py::module_& m) {
           for (const py::handle& d : data) o.data.push_back(py::str(d).cast<std::string>());
         o.out = out;
         o.init = init;
+        o.widen = widen;
         o.fit.optimizer = optimizer;
         o.fit.lr = lr;
         o.fit.batch = batch;
@@ -187,7 +189,9 @@ void bind_labels(py::module_& m) {
       py::arg("holdout") = 0.1, py::arg("seed") = 1, py::arg("encoder") = "raw",
       py::arg("hidden") = std::vector<int>{128}, py::arg("verbose") = false,
       py::arg("lr_drops") = 0, py::arg("lr_drop") = 0.1, py::arg("sibling_weight") = 0.0,
-      "Fits a net (from the checkpoint `init`, or fresh of `encoder`/`hidden`) to the label file\n"
+      py::arg("widen") = std::vector<int>{},
+      "Fits a net (from the checkpoint `init`, widened first to the hidden widths `widen` if\n"
+      "given, or fresh of `encoder`/`hidden`) to the label file\n"
       "`data` (or a list of label files, fitted as one data set) with LibTorch's Adam or SGD, a "
       "held-out split by game and early stopping (the first `lr_drops` plateaus met by going on\n"
       "from the best epoch at the lr times `lr_drop`; `sibling_weight` > 0 adds the error of\n"

@@ -74,9 +74,8 @@ CLI::Option* add_threads_option(CLI::App& cmd, int& threads, const std::string& 
 CLI::Option* add_seed_option(CLI::App& cmd, uint64_t& seed, const std::string& help = "Seed");
 CLI::Option* add_json_option(CLI::App& cmd, std::string& path, const std::string& help);
 // `--hidden W...`: hidden layer widths, input side first (1 to 4 layers of 1..4096 units, as
-// nn/value_net.h allows); hidden_name() writes them as "64-32".
+// nn/value_net.h allows; its hidden_name() writes them as "64-32").
 CLI::Option* add_hidden_option(CLI::App& cmd, std::vector<int>& hidden, const std::string& help);
-std::string hidden_name(const std::vector<int>& hidden);
 // `bearoff build|odds` (cli/bearoff.cpp; torch-free, run by both front ends).
 void add_bearoff_command(CLI::App& app);
 // `benchmark AGENT` and `benchmark build` (cli/benchmark.cpp).

@@ -36,12 +36,6 @@ CLI::Option* add_hidden_option(CLI::App& cmd, std::vector<int>& hidden, const st
       ->check(CLI::Range(1, 4096));
 }
 
-std::string hidden_name(const std::vector<int>& hidden) {
-  std::string s;
-  for (int w : hidden) s += (s.empty() ? "" : "-") + std::to_string(w);
-  return s;
-}
-
 void add_rule_option(CLI::App& cmd, std::vector<std::string>& assignments) {
   std::string help = "Rule variant KEY=VALUE (repeatable). Keys and values:";
   for (const auto& k : Rules::keys()) {

@@ -25,6 +25,12 @@ void add_fit_command(CLI::App& app) {
       ->required()
       ->expected(1, -1);
   cmd->add_option("--init", a->o.init, "Checkpoint to start from (default: a fresh net)");
+  cmd->add_option("--widen", a->o.widen,
+                  "Widen the --init net's hidden layers to these widths first (input side "
+                  "first); the new units start with zero output weights, so the wider net "
+                  "begins with the init's values")
+      ->expected(1, 4)
+      ->check(CLI::Range(1, 4096));
   cmd->add_option("--out", a->o.out, "Checkpoint to write")->required();
   cmd->add_option("--optimizer", a->o.fit.optimizer, "adam or sgd")
       ->capture_default_str()

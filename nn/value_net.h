@@ -64,6 +64,13 @@ struct NetShape {
   bool operator==(const NetShape&) const = default;
 };
 
+// Hidden widths as text, input side first: "256", "64-32".
+inline std::string hidden_name(const std::vector<int>& hidden) {
+  std::string s;
+  for (int w : hidden) s += (s.empty() ? "" : "-") + std::to_string(w);
+  return s;
+}
+
 // Metadata stored in every checkpoint beside the weights.
 struct CheckpointInfo {
   std::string rules;                         // Rules::to_string() of the training rules

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "core/rules.h"
+#include "nn/net_widening.h"
 #include "selfplay/training/label_file.h"
 
 namespace nardy {
@@ -25,6 +26,8 @@ FitRunResult run_fit(const FitRunOptions& o, const std::function<void(const FitE
     throw Error("fit: holdout must be in (0, 1), got " + std::to_string(o.holdout));
   if (o.out.empty()) throw Error("fit: no output checkpoint given");
   if (o.data.empty()) throw Error("fit: no label file given");
+  if (!o.widen.empty() && o.init.empty())
+    throw Error("fit: widening (--widen) needs a net to start from (--init)");
   std::vector<LabelFile> files;
   Rules rules;
   std::string where;  // the files, for messages
@@ -54,8 +57,14 @@ FitRunResult run_fit(const FitRunOptions& o, const std::function<void(const FitE
     num_games += f.games;
   }
   if (num_records == 0) throw Error(where + ": no labelled positions in complete games");
+  std::string widened;  // "256 -> 512" when the init was widened
   ValueNet net = [&] {
-    if (!o.init.empty()) return ValueNet::load(o.init);
+    if (!o.init.empty()) {
+      ValueNet init = ValueNet::load(o.init);
+      if (o.widen.empty()) return init;
+      widened = hidden_name(init.shape().hidden) + " -> " + hidden_name(o.widen);
+      return widen_net(init, o.widen, o.net_seed);
+    }
     NetShape shape = o.shape;
     shape.num_outputs = rules.last_roll_draw ? 4 : 3;
     return ValueNet::create(shape, o.net_seed);
@@ -111,6 +120,7 @@ FitRunResult run_fit(const FitRunOptions& o, const std::function<void(const FitE
   }
   put("data", data);
   put("init", o.init.empty() ? "(fresh " + net.shape().encoder + ")" : o.init);
+  if (!widened.empty()) put("widened", widened);
   put("labeler", labelers);
   put("rollouts", rollouts);
   put("positions", std::to_string(r.train_positions) + " train, " +

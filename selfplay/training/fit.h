@@ -7,7 +7,7 @@
 // depend on a file's length beyond its games. Several files (e.g. the labels of successive
 // rounds) are fitted as one data set; they must be labelled under the same rules. The net
 // starts from `init` (a checkpoint) or fresh weights of the given shape (seeded) and is fitted
-// by nn/supervised_fit.h; the result is saved as a normal checkpoint (nn/value_net.h:
+// by nn/supervised_fit.h (a started net may first be widened: nn/net_widening.h); the result is saved as a normal checkpoint (nn/value_net.h:
 // TorchScript with nardy.json metadata and checksums) whose info keeps the init's config and
 // counters (not its training-time evaluation, extra["eval"], which described the init) and
 // adds the fit's data and figures under extra["fit.*"].
@@ -25,6 +25,8 @@ namespace nardy {
 struct FitRunOptions {
   std::vector<std::string> data;  // label files (at least one), fitted together
   std::string init;               // checkpoint to start from ("": a fresh net of `shape`)
+  std::vector<int> widen;         // widen init's hidden layers to these widths first
+                                  // (nn/net_widening.h; seeded by net_seed); empty: as it is
   std::string out;                // checkpoint to write
   NetShape shape;                 // for a fresh net (num_outputs follows the data's rules)
   uint64_t net_seed = 1;
@@ -39,8 +41,8 @@ struct FitRunResult {
 };
 
 // Throws Error naming the file or option for unreadable or bad data, files labelled under
-// different rules, a net that does not match the data's rules, or too few games for a held-out
-// split.
+// different rules, a net that does not match the data's rules, widths that cannot widen the
+// init (or `widen` without an init), or too few games for a held-out split.
 FitRunResult run_fit(const FitRunOptions& options,
                      const std::function<void(const FitEpoch&)>& on_epoch = {});
 

@@ -67,6 +67,12 @@ def test_top_results_siblings_and_the_fit_options(tmp_path):
     assert r["lr_drops"] in (0, 1) and r["epochs"][1]["lr"] == pytest.approx(3e-3)
     extra = nardy.load_checkpoint(r["checkpoint"]).info["extra"]
     assert extra["fit.sibling_weight"] == "2"
+    wide = nardy.fit(path, str(tmp_path / "wide.pt"), init=str(init), epochs=1, holdout=0.3,
+                     sibling_weight=2.0, widen=[12])
+    assert wide["epochs"][0]["heldout_loss"] == pytest.approx(r["epochs"][0]["heldout_loss"])
+    assert nardy.load_checkpoint(wide["checkpoint"]).info["extra"]["fit.widened"] == "8 -> 12"
+    with pytest.raises(nardy.NardyError, match="cannot shrink"):
+        nardy.fit(path, str(tmp_path / "narrow.pt"), init=str(init), widen=[4])
     with pytest.raises(nardy.NardyError, match="top"):
         nardy.label(str(tmp_path / "bad.lbl"), games=1, candidates=0.0, top=2,
                     labeler=f"net:{SEARCH_NET}:ply=1")

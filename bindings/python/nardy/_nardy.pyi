@@ -652,7 +652,7 @@ def fit(data: Union[str, list[str]], out: str, init: str = "", optimizer: str = 
         batch: int = 256, epochs: int = 50, patience: int = 3, holdout: float = 0.1,
         seed: int = 1, encoder: str = "raw", hidden: list[int] = [128],
         verbose: bool = False, lr_drops: int = 0, lr_drop: float = 0.1,
-        sibling_weight: float = 0.0) -> dict[str, Any]: ...
+        sibling_weight: float = 0.0, widen: list[int] = []) -> dict[str, Any]: ...
 
 # ---- benchmark of positions, race tables (bind_benchmark.cpp) ----------------------------------
 

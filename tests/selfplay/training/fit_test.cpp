@@ -279,6 +279,41 @@ TEST(FitRun, CheckpointLoadsAndEvaluatesAsTheFittedModel) {
   EXPECT_EQ(ValueNet::load(fresh.out).shape().hidden, std::vector<int>{12});
 }
 
+TEST(FitRun, WidensTheInitFirst) {
+  testing::TempDir tmp;
+  const ValueNet teacher = ValueNet::create(small_shape(24), 7);
+  write_teacher_labels(tmp.file("t.lbl"), teacher, 30);
+  const ValueNet init = ValueNet::create(small_shape(8), 3);
+  init.save(tmp.file("init.pt"), CheckpointInfo{});
+  FitRunOptions o;
+  o.data = {tmp.file("t.lbl")};
+  o.init = tmp.file("init.pt");
+  o.out = tmp.file("wide.pt");
+  o.widen = {20};
+  o.fit.batch = 16;
+  o.fit.max_epochs = 3;
+  const FitRunResult r = run_fit(o);
+  const ValueNet wide = ValueNet::load(o.out);
+  EXPECT_EQ(wide.shape().hidden, std::vector<int>{20});
+  EXPECT_EQ(wide.info().extra.at("fit.widened"), "8 -> 20");
+  // It starts from the init's values: the first epoch's held-out loss before any step is the
+  // init's own.
+  FitRunOptions same = o;
+  same.widen.clear();
+  same.out = tmp.file("same.pt");
+  const FitRunResult s = run_fit(same);
+  EXPECT_NEAR(r.fit.epochs.front().heldout_loss, s.fit.epochs.front().heldout_loss, 1e-7);
+  EXPECT_EQ(ValueNet::load(same.out).info().extra.count("fit.widened"), 0u);
+  EXPECT_LT(r.fit.best_heldout(), r.fit.epochs.front().heldout_loss);
+  // Widening needs an init, and widths the init can grow to.
+  o.init.clear();
+  o.shape = small_shape(8);
+  EXPECT_NE(error_of([&] { run_fit(o); }).find("--init"), std::string::npos);
+  o.init = tmp.file("init.pt");
+  o.widen = {4};
+  EXPECT_NE(error_of([&] { run_fit(o); }).find("cannot shrink"), std::string::npos);
+}
+
 TEST(FitRun, ClearErrors) {
   testing::TempDir tmp;
   FitRunOptions o;

@@ -1,0 +1,43 @@
+// nn/net_widening.cpp — see net_widening.h.
+#include "nn/net_widening.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/error.h"
+
+namespace nardy {
+ValueNet widen_net(const ValueNet& net, const std::vector<int>& hidden, uint64_t seed) {
+  const NetShape& old_shape = net.shape();
+  const std::string what = "widen: hidden widths '" + hidden_name(hidden) + "' for a net of '" +
+                           hidden_name(old_shape.hidden) + "'";
+  if (hidden.size() != old_shape.hidden.size())
+    throw Error(what + ": give one width per hidden layer (" +
+                std::to_string(old_shape.hidden.size()) + ")");
+  for (size_t i = 0; i < hidden.size(); ++i) {
+    if (hidden[i] < old_shape.hidden[i])
+      throw Error(what + ": layer " + std::to_string(i + 1) + " cannot shrink");
+    if (hidden[i] > kMaxHiddenUnits)
+      throw Error(what + ": at most " + std::to_string(kMaxHiddenUnits) + " units per layer");
+  }
+  NetShape shape = old_shape;
+  shape.hidden = hidden;
+  ValueNet wide = ValueNet::create(shape, seed);
+  const auto from = net.layers();
+  auto to = wide.layers();
+  for (size_t l = 0; l < to.size(); ++l) {
+    const auto& f = from[l];
+    auto& t = to[l];
+    // Rows are inputs (old ones first), columns units. Old unit <- old input: the original
+    // weight; old unit <- new input: 0; new unit <- any input: the fresh weight.
+    for (int i = 0; i < t.in; ++i)
+      for (int j = 0; j < f.out; ++j)
+        t.weight[static_cast<size_t>(i) * t.out + j] =
+            i < f.in ? f.weight[static_cast<size_t>(i) * f.out + j] : 0.0f;
+    std::copy(f.bias, f.bias + f.out, t.bias);
+  }
+  wide.set_info(net.info());
+  return wide;
+}
+
+}  // namespace nardy
