@@ -6,11 +6,12 @@
 // the first file's split is the same with or without further files, and the split does not
 // depend on a file's length beyond its games. Several files (e.g. the labels of successive
 // rounds) are fitted as one data set; they must be labelled under the same rules. The net
-// starts from `init` (a checkpoint) or fresh weights of the given shape (seeded) and is fitted
-// by nn/supervised_fit.h (a started net may first be widened: nn/net_widening.h); the result is saved as a normal checkpoint (nn/value_net.h:
-// TorchScript with nardy.json metadata and checksums) whose info keeps the init's config and
-// counters (not its training-time evaluation, extra["eval"], which described the init) and
-// adds the fit's data and figures under extra["fit.*"].
+// starts from `init` (a checkpoint; first widened to `widen` if given, nn/net_widening.h) or
+// fresh weights of the given shape (seeded) and is fitted by nn/supervised_fit.h; the result is
+// saved as a normal checkpoint (nn/value_net.h: TorchScript with nardy.json metadata and
+// checksums) whose info keeps the init's config and counters (not its training-time
+// evaluation, extra["eval"], which described the init) and adds the fit's data and figures
+// under extra["fit.*"] (fit.widened: "256 -> 512" for a widened init).
 #pragma once
 
 #include <functional>
