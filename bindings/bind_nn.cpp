@@ -446,6 +446,7 @@ void bind_value_net(py::module_& m) {
       "find_model", [](const std::string& name) { return find_model(name); }, py::arg("name"),
       "The checkpoint path of shipped model NAME (NardyError when it is not found)");
   m.def("list_models", &list_models, "The names of the shipped models that were found");
+  m.attr("DEFAULT_MODEL") = std::string(kDefaultModel);  // the model 'default' stands for
   m.def("set_torch_threads", &set_torch_threads, py::arg("n"),
         "LibTorch's intra-op threads for this process (default 1; nn/value_net.h)");
   m.def(

@@ -163,7 +163,8 @@ def test_default_agent_is_the_shipped_model_and_its_absence_is_a_clear_error(bui
                       ("serve", ["--port", "0"])]:
         proc = run(str(alone / "nardy"), cmd, *args, input="")
         assert proc.returncode == 2, (cmd, proc.stdout)
-        assert f"{cmd}: the default agent is the shipped model 'nardy-fit-4', which is missing" \
+        assert f"{cmd}: the default agent is the shipped model '{nardy.DEFAULT_MODEL}', " \
+            "which is missing" \
             in proc.stderr, proc.stderr
         assert "--agent heuristic" in proc.stderr
     ok = run(str(alone / "nardy"), "analyze", start, "6", "4", "--agent", "heuristic",

@@ -324,7 +324,9 @@ def test_bit_flips_in_any_member_never_load(tmp_path):
 def test_the_shipped_model_loads_and_plays():
     # models/nardy-td-1.pt, copied into the package by the build (selfplay/search/shipped_models.h).
     assert "nardy-td-1" in nardy.list_models()
+    assert nardy.DEFAULT_MODEL in nardy.list_models()
     net = nardy.load_model()
+    assert net.info["extra"] == nardy.load_model(nardy.DEFAULT_MODEL).info["extra"]
     assert net.shape["hidden"] == [256] and net.shape["encoder"] == "extended-v1"
     assert nardy.make_agent("default").choose(nardy.Position.start(), 6, 5).notation == "24/13"
 
