@@ -1,8 +1,8 @@
 """scripts/within_roll_error.py — how much of a net's 0-ply error a move choice sees.
 
 For a random sample of the benchmark's decisions (bench/positions/positions.txt) of one phase,
-compares each candidate's 0-ply equity (mover's view) with its 2-ply value and with the set's
-rollout equity, and prints the rms difference overall and after taking out each decision's
+compares each candidate's 0-ply equity (mover's view) with its 2-ply value and both with the
+set's rollout equity, and prints the rms difference overall and after taking out each decision's
 mean difference (the part that can change which candidate is best). README "Past the plateau".
 
     PYTHONPATH=build/python /usr/bin/python3 scripts/within_roll_error.py [MODEL] [DECISIONS]
@@ -40,7 +40,8 @@ for phase in ("contact", "opening"):
         # Candidates are positions with the opponent to move: the mover's equity is minus theirs.
         zero = -net.evaluate(positions)[:, 4]
         two = -np.array([two_ply.evaluate(p).equity for p in positions])
-        for name, diff in (("0-ply vs 2-ply", zero - two), ("0-ply vs rollout", zero - rollout)):
+        for name, diff in (("0-ply vs 2-ply", zero - two), ("0-ply vs rollout", zero - rollout),
+                           ("2-ply vs rollout", two - rollout)):
             total, within = rms.setdefault(name, ([], []))
             total.extend(diff)
             within.extend(diff - diff.mean())
