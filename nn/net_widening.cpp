@@ -7,6 +7,7 @@
 #include "core/error.h"
 
 namespace nardy {
+
 ValueNet widen_net(const ValueNet& net, const std::vector<int>& hidden, uint64_t seed) {
   const NetShape& old_shape = net.shape();
   const std::string what = "widen: hidden widths '" + hidden_name(hidden) + "' for a net of '" +
