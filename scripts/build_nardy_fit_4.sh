@@ -29,7 +29,7 @@ label() {  # label OUT SEED GAMES OPTIONS...: games of nardy-fit-3, targets its 
 
 # On-policy positions and one random result on a fifth of the turns (656,095 positions; the
 # round 7 of models/README.md), then the 4 best results of a tenth of the turns as sibling
-# groups (406,647 and N positions).
+# groups (406,647 and 406,652 positions).
 label "$dir/r7.lbl" 9 24000 --candidates 0.2
 label "$dir/t2.lbl" 11 10000 --candidates 0.1 --top 4
 label "$dir/t3.lbl" 12 10000 --candidates 0.1 --top 4

@@ -22,7 +22,7 @@ NARDY=$nardy scripts/build_nardy_fit_4.sh "$dir"
 agents=random,heuristic,model:nardy-td-1:noise=0.1,model:nardy-td-1:noise=0.3
 agents=$agents,net:tests/data/search_net.pt:noise=0.1,model:nardy-fit-3
 
-for seed in 21 22; do  # v1 (402,180 positions) and v2
+for seed in 21 22; do  # v1 and v2 (402,180 and 401,867 positions)
   out=$dir/v$((seed - 20)).lbl
   echo "== labels $out: 10000 games of diverse agents, targets nardy-fit-3's 2-ply values"
   "$nardy" label --out "$out" --games 10000 --threads 2 --sample 0.1 --explore 0.05 \
