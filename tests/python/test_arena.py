@@ -3,6 +3,7 @@
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -149,6 +150,11 @@ INTERRUPT_SCRIPT = textwrap.dedent("""
     import os, signal, sys, threading, time
     import nardy
     kind = sys.argv[1]
+    # The parent starts this process with SIGINT ignored (as a shell's background job, nohup or
+    # a CI runner may): Python then installs no KeyboardInterrupt handler, so the test sets the
+    # disposition it needs itself instead of depending on the caller's.
+    assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
     t0 = time.monotonic()
     try:
@@ -173,8 +179,12 @@ INTERRUPT_SCRIPT = textwrap.dedent("""
 
 @pytest.mark.parametrize("kind", ["arena", "rollout", "tournament", "analyze", "python-agent", "train"])
 def test_ctrl_c_stops_long_calls(kind, tmp_path):
+    # Started with SIGINT ignored whatever this process inherited: the worst case of a caller
+    # (`make test &`, nohup), so the test passes however the suite is started.
     proc = subprocess.run([sys.executable, "-c", INTERRUPT_SCRIPT, kind, str(tmp_path)], capture_output=True,
-                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+                          stdin=subprocess.DEVNULL,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("interrupted after"), proc.stdout + proc.stderr
     assert float(proc.stdout.split()[2]) < 30
