@@ -44,7 +44,10 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
-test: build format-check test-cpp test-python test-notebooks test-browser test-fuzz test-notorch
+# Every stage in order, with a summary of each stage's wall time at the end.
+TEST_STAGES := build format-check test-cpp test-python test-notebooks test-browser test-fuzz test-notorch
+test:
+	@MAKE="$(MAKE)" scripts/timed_make.sh $(TEST_STAGES)
 
 test-cpp:
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

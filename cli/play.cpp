@@ -11,6 +11,7 @@
 #include "cli/command.h"
 #include "core/error.h"
 #include "core/file_error.h"
+#include "core/file_io.h"
 #include "selfplay/play_session/play_session.h"
 
 namespace nardy::cli {
@@ -84,12 +85,16 @@ void add_play_command(CLI::App& app) {
     o.seed = cmd->count("--seed") ? args->seed : static_cast<uint64_t>(time(nullptr));
     o.rules = rules_from(args->rules);
     if (!args->resume.empty()) {
+      require_not_directory("play: cannot read record file", args->resume);
       std::ifstream f(args->resume);
       if (!f)
         throw file_error("play: cannot read record file", args->resume, open_failure_reason());
       std::stringstream ss;
       ss << f.rdbuf();
       o.resume_record = ss.str();
+      if (o.resume_record.find_first_not_of(" \t\r\n") == std::string::npos)
+        throw file_error("play: cannot resume from record file", args->resume,
+                         "it is empty (no match or game record)");
     }
     PlaySession session(o);
     const bool colour = use_colour();

@@ -25,11 +25,19 @@ void write_file_atomic(const std::string& path, std::string_view content) {
   if (ec) throw file_error("cannot rename " + quote_path(tmp) + " to", path, ec);
 }
 
+void require_not_directory(std::string_view what, const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw file_error(what, path, "it is a directory, not a file");
+}
+
 std::string read_file(const std::string& path) {
+  require_not_directory("cannot read", path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw file_error("cannot read", path, open_failure_reason());
   std::stringstream ss;
   ss << in.rdbuf();
+  if (in.bad()) throw file_error("cannot read", path, "a read error");
   return ss.str();
 }
 

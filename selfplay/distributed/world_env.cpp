@@ -44,10 +44,22 @@ WorldEnv world_env_from_environment() {
     const double s = std::strtod(t, &end);
     if (end == t || *end != '\0' || !std::isfinite(s) || s <= 0)
       bad("NARDY_DIST_TIMEOUT", t, "is not a positive number of seconds");
+    // Converted to milliseconds for the store and Gloo: bounded so the conversion cannot overflow.
+    if (s < 0.001 || s > kMaxDistTimeoutSeconds)
+      bad("NARDY_DIST_TIMEOUT", t,
+          "is out of range 0.001.." + std::to_string(static_cast<int64_t>(kMaxDistTimeoutSeconds)) + " seconds");
     e.timeout_s = s;
   }
-  if (!env("WORLD_SIZE")) return e;
-  e.size = static_cast<int>(int_var("WORLD_SIZE", 1, 1 << 20));
+  if (!env("WORLD_SIZE")) {
+    // RANK (or LOCAL_RANK) alone is an incomplete torchrun environment, not a one-process run.
+    for (const char* name : {"RANK", "LOCAL_RANK"})
+      if (const char* v = env(name))
+        bad(name, v,
+            "is set but WORLD_SIZE is not (launch with torchrun, or set RANK, WORLD_SIZE, "
+            "MASTER_ADDR and MASTER_PORT together)");
+    return e;
+  }
+  e.size = static_cast<int>(int_var("WORLD_SIZE", 1, kMaxWorldSize));
   e.rank = static_cast<int>(int_var("RANK", 0, e.size - 1));
   if (e.size == 1) return e;
   const char* addr = env("MASTER_ADDR");

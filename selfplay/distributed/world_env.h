@@ -28,6 +28,12 @@
 
 namespace nardy {
 
+// Bounds on the environment: a world of more ranks than this (a full Gloo mesh: every rank
+// connects to every other) is refused as a mistake, and so is a timeout that would overflow its
+// conversion to milliseconds (a week is far beyond any stage's wait).
+inline constexpr int kMaxWorldSize = 1024;
+inline constexpr double kMaxDistTimeoutSeconds = 7 * 24 * 3600;
+
 struct WorldEnv {
   int rank = 0;
   int size = 1;
@@ -40,7 +46,9 @@ struct WorldEnv {
 };
 
 // Parses the variables above through getenv. Throws Error naming the variable and its value
-// when one is missing or malformed (e.g. RANK outside 0 .. WORLD_SIZE - 1).
+// when one is missing or malformed (e.g. RANK outside 0 .. WORLD_SIZE - 1, RANK or LOCAL_RANK
+// without WORLD_SIZE, WORLD_SIZE above kMaxWorldSize, NARDY_DIST_TIMEOUT above
+// kMaxDistTimeoutSeconds).
 WorldEnv world_env_from_environment();
 
 // SingleProcessWorld when env.size == 1, else a c10d Gloo world (rendezvous included: it returns

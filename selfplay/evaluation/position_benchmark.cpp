@@ -617,6 +617,7 @@ BenchmarkStatistics benchmark_statistics(const BenchmarkSet& set) {
   auto gap = [](const BenchmarkCandidate& c) { return (*c.halves)[0] - (*c.halves)[1]; };
   BenchmarkStatistics out;
   for (const auto& [name, in] : phase_groups(set)) {
+    if (in.empty()) continue;  // a phase the set has no decisions of: nothing to measure
     int64_t candidates = 0, others = 0;
     double se = 0, equity_sq = 0, difference_sq = 0;
     for (size_t i : in) {
@@ -652,11 +653,20 @@ std::string BenchmarkStatistics::to_text() const {
   std::snprintf(buf, sizeof buf, "%-9s %9s %11s %10s %14s %18s %7s\n", "phase", "decisions",
                 "candidates", "mean SE", "equity noise", "difference noise", "ratio");
   s += buf;
+  // A figure the set cannot give (a format-1 set has no halves) prints as "-", not "nan".
+  auto figure = [](double x, int width, int decimals) {
+    char b[40];
+    if (std::isfinite(x))
+      std::snprintf(b, sizeof b, "%*.*f", width, decimals, x);
+    else
+      std::snprintf(b, sizeof b, "%*s", width, "-");
+    return std::string(b);
+  };
   for (const auto& n : phases) {
-    std::snprintf(buf, sizeof buf, "%-9s %9lld %11.2f %10.4f %14.4f %18.4f %7.2f\n",
-                  n.phase.c_str(), static_cast<long long>(n.decisions), n.candidates, n.mean_se,
-                  n.equity_noise, n.difference_noise, n.difference_noise / n.equity_noise);
-    s += buf;
+    std::snprintf(buf, sizeof buf, "%-9s %9lld %11.2f %10.4f ", n.phase.c_str(),
+                  static_cast<long long>(n.decisions), n.candidates, n.mean_se);
+    s += buf + figure(n.equity_noise, 14, 4) + " " + figure(n.difference_noise, 18, 4) + " " +
+         figure(n.difference_noise / n.equity_noise, 7, 2) + "\n";
   }
   s += "(difference noise: of a candidate's equity minus the decision's best; ratio √2 = "
        "independent\n candidates, lower = the common dice correlate them)\n";

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <mutex>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/movegen.h"
 #include "core/rules.h"
 #include "selfplay/tables/race.h"
@@ -243,6 +245,7 @@ void BearoffTable::save(const std::string& path) const {
 }
 
 BearoffTable BearoffTable::load(const std::string& path) {
+  require_not_directory("bear-off table: cannot read", path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("bear-off table '" + path + "': cannot open the file");
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
@@ -286,6 +289,10 @@ BearoffTable BearoffTable::load(const std::string& path) {
   }
   table.data_.resize(floats);
   std::memcpy(table.data_.data(), p, size_t{floats} * sizeof(float));
+  // A checksum proves the bytes are the writer's, not that the writer's values were sane.
+  for (size_t i = 0; i < table.data_.size(); ++i)
+    if (!std::isfinite(table.data_[i]))
+      throw bad("entry " + std::to_string(i) + " is not a finite number");
   return table;
 }
 

@@ -3,6 +3,7 @@ table (selfplay/evaluation/position_benchmark.h, selfplay/tables/)."""
 import os
 import pathlib
 import subprocess
+import sys
 
 import pytest
 
@@ -93,3 +94,19 @@ def test_race_odds_from_the_table():
     assert odds is not None and 0 <= odds["win"] <= 1
     assert odds["equity"] == pytest.approx(odds["win"] + odds["win_mars"] - (1 - odds["win"] - odds["draw"]) - odds["lose_mars"])
     assert nardy.race_odds(nardy.Position.start()) is None
+
+
+def test_a_directory_as_the_race_table_is_a_named_nardy_error(tmp_path):
+    # NARDY_BEAROFF naming a directory: the loader reports the path, as a NardyError from
+    # Python and exit 2 from the CLI (it was an unnamed basic_filebuf::underflow error).
+    script = ("import nardy\n"
+              "try:\n"
+              "    nardy.arena('default', 'heuristic', games=2)\n"
+              "except nardy.NardyError as e:\n"
+              "    print('NardyError:', e)\n")
+    env = {**os.environ, "NARDY_BEAROFF": str(tmp_path), "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "NardyError:" in proc.stdout and str(tmp_path) in proc.stdout
+    assert "it is a directory" in proc.stdout

@@ -92,9 +92,13 @@ def test_play_bad_options_exit_2(build_dir, tmp_path):
     exe = play_cli(build_dir)
     bad = tmp_path / "bad.txt"
     bad.write_text("nardy-match 1\ntarget 0\n")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n")
     for args, message in [(["--resume", str(bad)], "match target 0"),
                           (["--agent", "nonsense"], "nonsense"),
-                          (["--resume", str(tmp_path / "missing")], "cannot read record file")]:
+                          (["--resume", str(tmp_path / "missing")], "cannot read record file"),
+                          (["--resume", str(tmp_path)], "it is a directory"),
+                          (["--resume", str(empty)], "it is empty")]:
         proc = subprocess.run([exe, "play", *args], input="", capture_output=True, text=True,
                               timeout=60)
         assert proc.returncode == 2, args

@@ -105,14 +105,14 @@ struct EnvGuard {
   explicit EnvGuard(std::vector<std::pair<const char*, const char*>> vars) {
     for (const char* n :
          {"WORLD_SIZE", "RANK", "MASTER_ADDR", "MASTER_PORT", "TORCHELASTIC_USE_AGENT_STORE",
-          "TORCHELASTIC_RESTART_COUNT", "NARDY_DIST_TIMEOUT", "GLOO_SOCKET_IFNAME"})
+          "TORCHELASTIC_RESTART_COUNT", "NARDY_DIST_TIMEOUT", "GLOO_SOCKET_IFNAME", "LOCAL_RANK"})
       unsetenv(n);
     for (auto [n, v] : vars) setenv(n, v, 1);
   }
   ~EnvGuard() {
     for (const char* n :
          {"WORLD_SIZE", "RANK", "MASTER_ADDR", "MASTER_PORT", "TORCHELASTIC_USE_AGENT_STORE",
-          "TORCHELASTIC_RESTART_COUNT", "NARDY_DIST_TIMEOUT"})
+          "TORCHELASTIC_RESTART_COUNT", "NARDY_DIST_TIMEOUT", "LOCAL_RANK"})
       unsetenv(n);
   }
 };
@@ -155,6 +155,31 @@ TEST(WorldEnv, BadVariablesAreNamed) {
   EXPECT_NE(message({{"WORLD_SIZE", "2"}, {"RANK", "0"}, {"MASTER_ADDR", "h"}}).find("MASTER_PORT"),
             std::string::npos);
   EXPECT_NE(message({{"NARDY_DIST_TIMEOUT", "-1"}}).find("NARDY_DIST_TIMEOUT"), std::string::npos);
+}
+
+TEST(WorldEnv, IncompleteOrOutOfRangeVariablesAreRefused) {
+  auto message = [](std::vector<std::pair<const char*, const char*>> vars) {
+    EnvGuard g(std::move(vars));
+    return testing::error_of([] { world_env_from_environment(); });
+  };
+  // A rank without a world is not a one-process run.
+  for (const char* rank : {"0", "5", "-1"}) {
+    const std::string m = message({{"RANK", rank}});
+    EXPECT_NE(m.find("RANK='" + std::string(rank) + "'"), std::string::npos) << m;
+    EXPECT_NE(m.find("WORLD_SIZE is not"), std::string::npos) << m;
+  }
+  EXPECT_NE(message({{"LOCAL_RANK", "1"}}).find("LOCAL_RANK='1'"), std::string::npos);
+  // Worlds past the bound, and timeouts whose milliseconds would overflow.
+  EXPECT_NE(message({{"WORLD_SIZE", "10000"}, {"RANK", "0"}}).find("out of range 1..1024"),
+            std::string::npos);
+  EXPECT_NE(message({{"WORLD_SIZE", "1048576"}, {"RANK", "0"}}).find("WORLD_SIZE"),
+            std::string::npos);
+  for (const char* t : {"1e17", "1e300", "0.0000001"}) {
+    const std::string m = message({{"NARDY_DIST_TIMEOUT", t}});
+    EXPECT_NE(m.find("is out of range"), std::string::npos) << m;
+  }
+  EnvGuard g({{"NARDY_DIST_TIMEOUT", "604800"}, {"WORLD_SIZE", "1"}, {"RANK", "0"}});
+  EXPECT_DOUBLE_EQ(world_env_from_environment().timeout_s, 604800);
 }
 
 }  // namespace
