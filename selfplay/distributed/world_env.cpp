@@ -47,7 +47,8 @@ WorldEnv world_env_from_environment() {
     // Converted to milliseconds for the store and Gloo: bounded so the conversion cannot overflow.
     if (s < 0.001 || s > kMaxDistTimeoutSeconds)
       bad("NARDY_DIST_TIMEOUT", t,
-          "is out of range 0.001.." + std::to_string(static_cast<int64_t>(kMaxDistTimeoutSeconds)) + " seconds");
+          "is out of range 0.001.." + std::to_string(static_cast<int64_t>(kMaxDistTimeoutSeconds)) +
+              " seconds");
     e.timeout_s = s;
   }
   if (!env("WORLD_SIZE")) {
