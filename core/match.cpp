@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "core/error.h"
+#include "core/printable.h"
 #include "core/record.h"
 
 namespace nardy {
@@ -172,6 +173,10 @@ Match read_match_record(std::string_view text) {
         if (p != 0 && p != 1)
           throw Error("player number must be 0 or 1 (got " + std::to_string(p) + ")");
         names[p] = sp == std::string_view::npos ? "" : std::string(rest.substr(sp + 1));
+        // Names are shown and sent as JSON: printable UTF-8 only (a 0xff byte was an HTTP 500).
+        if (printable_message(names[p]) != names[p])
+          throw Error("player " + std::to_string(p) + "'s name " + quote(names[p]) +
+                      " is not printable UTF-8 text");
       } else {
         throw Error("expected 'target N', 'rules ...', 'player 0|1 NAME' or 'game white=P', got " +
                     quote(l));
