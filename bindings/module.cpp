@@ -13,6 +13,7 @@
 #include <pybind11/pybind11.h>
 
 #include "bindings/method_self.h"
+#include "core/version.h"
 #include <filesystem>
 
 #include "core/error.h"
@@ -40,6 +41,7 @@ void bind_benchmark(pybind11::module_& m);  // bind_benchmark.cpp: benchmark, ra
 }  // namespace nardy::py_bind
 
 PYBIND11_MODULE(_nardy, m) {
+  m.attr("__version__") = nardy::nardy_version();
   m.doc() =
       "nardy._nardy — the compiled Long Nardy engine (import the `nardy` package instead).\n\n"
       "Positions are POS text: 24 comma-separated counts for points 1..24 (White positive,\n"

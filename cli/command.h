@@ -127,5 +127,8 @@ void check_agent_available(const std::string& cmd_name, const CLI::App& cmd,
 // argument errors and nardy::Error print a message and give status 2.
 extern const char* kAppDescription;
 int run_app(CLI::App& app, int argc, char** argv);
+// What `nardy --version` prints (cli/version.cpp; the full build only: it names the LibTorch
+// version and the fast-kernel path).
+std::string version_text();
 
 }  // namespace nardy::cli

@@ -134,6 +134,8 @@ int run_app(CLI::App& app, int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {  // --version: the text on stdout, status 0
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
     // CLI11 echoes the arguments it rejects: printable, as every message (core/printable.h).
     app.exit(CLI::ParseError(printable_message(e.what()), e.get_exit_code()));

@@ -8,6 +8,8 @@ int main(int argc, char** argv) {
   CLI::App app{nardy::cli::kAppDescription, "nardy"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for every command");
+  app.set_version_flag("--version", nardy::cli::version_text(),
+                       "Show the version, commit, build type, kernel path and LibTorch version");
   nardy::cli::add_legal_command(app);
   nardy::cli::add_show_command(app);
   nardy::cli::add_selfplay_command(app, nardy::make_agent);

@@ -197,7 +197,11 @@ TEST(MatchRecord, ErrorsNameTheLineAndTheProblem) {
             "match record line 4: player number must be 0 or 1 (got 2)");
   EXPECT_EQ(error_of([] { read_match_record(header() + "player 0 \xff\n"); }),
             "match record line 4: player 0's name '\\xff' is not printable UTF-8 text");
-  EXPECT_EQ(error_of([] { read_match_record(header() + "player 1 a\x01" "b\n"); }),
+  EXPECT_EQ(error_of([] {
+              read_match_record(header() +
+                                "player 1 a\x01"
+                                "b\n");
+            }),
             "match record line 4: player 1's name 'a\\x01b' is not printable UTF-8 text");
   EXPECT_EQ(read_match_record(header() + "player 1 \xce\xbb\ngame white=0\nnardy-record 1\nrules\n")
                 .names[1],

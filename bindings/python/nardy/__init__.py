@@ -37,6 +37,7 @@ checkpoint written before checksums loads with a :class:`nardy.CheckpointWarning
 from nardy import _nardy
 from nardy._nardy import *  # noqa: F401,F403 — every public name of the compiled module
 
+__version__ = _nardy.__version__  # the engine's version (core/version.h, CHANGELOG.md)
 NardyError.__module__ = "nardy"  # noqa: F405 — shown as nardy.NardyError in tracebacks
 CheckpointWarning.__module__ = "nardy"  # noqa: F405 — a UserWarning (checkpoint without checksums)
 
