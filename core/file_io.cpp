@@ -37,7 +37,6 @@ std::string read_file(const std::string& path) {
   if (!in) throw file_error("cannot read", path, open_failure_reason());
   std::stringstream ss;
   ss << in.rdbuf();
-  if (in.bad()) throw file_error("cannot read", path, "a read error");
   return ss.str();
 }
 
