@@ -39,6 +39,8 @@ void add_bench_search_command(CLI::App& bench);
 void add_bench_kernels_command(CLI::App& bench);
 void add_eval_command(CLI::App& app);
 void add_analyze_command(CLI::App& app);
+// `review RECORD` (cli/review.cpp): a whole game or match scored turn by turn.
+void add_review_command(CLI::App& app);
 void add_rollout_command(CLI::App& app);
 void add_tournament_command(CLI::App& app);
 void add_engine_command(CLI::App& app);
