@@ -1,0 +1,93 @@
+// `nardy review` as a user runs it: a selfplay record of the default agent reviewed by the same
+// agent (no error), the JSON and HTML files, `--quiet`, and bad input (exit 2, a message naming
+// the file). The tool's path comes from CMake (NARDY_CLI_PATH); the review needs nardy-full.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/temp_dir.h"
+
+namespace nardy::testing {
+namespace {
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+CliRun run_nardy(const TempDir& dir, const std::vector<std::string>& args) {
+  std::string cmd = shell_quote(NARDY_CLI_PATH);
+  for (const std::string& a : args) cmd += " " + shell_quote(a);
+  const std::string out = dir.file("stdout"), err = dir.file("stderr");
+  cmd += " >" + shell_quote(out) + " 2>" + shell_quote(err) + " </dev/null";
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+}
+
+#ifdef NARDY_CLI_FULL
+TEST(ReviewCli, ReviewsASelfplayRecordIntoTextJsonAndHtml) {
+  TempDir dir;
+  const std::string record = dir.file("game.txt"), json = dir.file("r.json"),
+                    html = dir.file("r.html");
+  ASSERT_EQ(run_nardy(dir, {"selfplay", "--agent", "default", "--games", "2", "--seed", "9",
+                            "--record", record})
+                .exit_code,
+            0);
+  const CliRun r = run_nardy(dir, {"review", record, "--json", json, "--html", html});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Game 2:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Summary of all games"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(slurp(json));
+  ASSERT_EQ(j["games"].size(), 2u);
+  for (const auto& p : j["players"]) {
+    EXPECT_EQ(p["total_error"].get<double>(), 0.0);  // its own moves at its own ply
+    EXPECT_GT(p["decisions"].get<int>(), 10);
+  }
+  const std::string page = slurp(html);
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(page.find("<svg"), std::string::npos);
+  EXPECT_EQ(page.find("<script"), std::string::npos);  // self-contained, static
+  // Reviewed one ply deeper, the same games have errors, and --quiet prints the summary only.
+  const CliRun deeper = run_nardy(dir, {"review", record, "--ply", "1", "--quiet"});
+  ASSERT_EQ(deeper.exit_code, 0) << deeper.err;
+  EXPECT_EQ(deeper.out.find("Game 1:"), std::string::npos) << deeper.out;
+  EXPECT_NE(deeper.out.find("rating"), std::string::npos) << deeper.out;
+}
+
+TEST(ReviewCli, BadInputIsExitTwoWithAMessageNamingTheFile) {
+  TempDir dir;
+  const CliRun missing = run_nardy(dir, {"review", dir.file("nosuch.txt")});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("nosuch.txt"), std::string::npos) << missing.err;
+  const std::string junk = dir.file("junk.txt");
+  std::ofstream(junk) << "nardy-record 1\n6-5 24/13\n6-6 12/7\n";
+  const CliRun illegal = run_nardy(dir, {"review", junk});
+  EXPECT_EQ(illegal.exit_code, 2);
+  EXPECT_NE(illegal.err.find("junk.txt"), std::string::npos) << illegal.err;
+  EXPECT_NE(illegal.err.find("line 3"), std::string::npos) << illegal.err;
+  const CliRun no_net = run_nardy(dir, {"review", junk, "--agent", "heuristic", "--ply", "1"});
+  EXPECT_EQ(no_net.exit_code, 2);
+}
+#endif
+
+}  // namespace
+}  // namespace nardy::testing
