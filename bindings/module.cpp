@@ -36,6 +36,7 @@ void bind_train(pybind11::module_& m);  // bind_train.cpp: train, resume, TrainP
 void bind_match(pybind11::module_& m);  // bind_match.cpp: match, MatchResult, match_winning_chance
 void bind_labels(pybind11::module_& m);     // bind_labels.cpp: label, read_labels, fit
 void bind_benchmark(pybind11::module_& m);  // bind_benchmark.cpp: benchmark, race_odds
+void bind_review(pybind11::module_& m);     // bind_review.cpp: review, Review, TurnReview
 #endif
 
 }  // namespace nardy::py_bind
@@ -91,6 +92,7 @@ PYBIND11_MODULE(_nardy, m) {
   nardy::py_bind::bind_match(m);
   nardy::py_bind::bind_labels(m);
   nardy::py_bind::bind_benchmark(m);
+  nardy::py_bind::bind_review(m);
 #endif
   nardy::py_bind::require_self_not_none(m);
 }

@@ -4,6 +4,7 @@ Keep in step with the bindings: tests/python/test_core.py checks that every publ
 method of the compiled module appears here.
 """
 
+import os
 from typing import Any, Iterator, Optional, Union
 
 SideLike = Union["Side", str]  # Side.White / Side.Black, or 'w', 'b', 'white', 'black'
@@ -660,3 +661,106 @@ def fit(data: Union[str, list[str]], out: str, init: str = "", optimizer: str = 
 def benchmark(agent: AgentLike = "heuristic", set: Optional[str] = None, threads: int = 1,
               seed: int = 1, rules: RulesLike = None) -> dict[str, Any]: ...
 def race_odds(position: PositionLike, rules: RulesLike = None) -> Optional[dict[str, float]]: ...
+
+# ---- review of games and matches (bind_review.cpp) ----------------------------------------------
+
+class ReviewedMove:
+    """One result of a reviewed turn (mover's view)."""
+
+    notation: str
+    position: Position
+    equity: float
+    win: float
+    win_mars: float
+    lose_mars: float
+    draw: float
+    equity_se: float
+    mwc: Optional[float]
+    ply: int
+    exact: bool
+    rank: int
+
+class TurnReview:
+    """One turn of a review: the roll, the move played, the best move, the error and the luck."""
+
+    game: int
+    turn: int
+    player: int
+    side: Side
+    before: Position
+    legal: int
+    decision: bool
+    played: ReviewedMove
+    best: ReviewedMove
+    alternatives: list[ReviewedMove]
+    error: float
+    mwc_error: Optional[float]
+    @property
+    def dice(self) -> tuple[int, int]: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def mark(self) -> str: ...
+    @property
+    def luck(self) -> Optional[float]: ...
+
+class ErrorTally:
+    """Error and luck figures of a set of turns."""
+
+    turns: int
+    decisions: int
+    total_error: float
+    total_mwc_error: float
+    @property
+    def marks(self) -> dict[str, int]: ...
+    @property
+    def total_luck(self) -> Optional[float]: ...
+    @property
+    def mean_error(self) -> float: ...
+    @property
+    def error_rate_millipoints(self) -> float: ...
+    @property
+    def rating(self) -> float: ...
+    @property
+    def rating_band(self) -> str: ...
+
+class PlayerSummary:
+    """One player's figures, overall and by phase."""
+
+    all: ErrorTally
+    result: float
+    @property
+    def phases(self) -> dict[str, ErrorTally]: ...
+    @property
+    def luck_adjusted_result(self) -> Optional[float]: ...
+
+class GameReview:
+    """One reviewed game."""
+
+    white_player: int
+    turns: list[TurnReview]
+    players: list[PlayerSummary]
+    @property
+    def outcome(self) -> Optional[str]: ...
+
+class Review:
+    """The review of a game or match record (docs/review.md)."""
+
+    agent_spec: str
+    method: str
+    is_match: bool
+    target: int
+    names: list[str]
+    games: list[GameReview]
+    players: list[PlayerSummary]
+    @property
+    def turns(self) -> list[TurnReview]: ...
+    def to_text(self) -> str: ...
+    def to_json(self) -> str: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def to_html(self) -> str: ...
+
+def review(record: Union[Game, str, os.PathLike[str]], agent: AgentLike = "default",
+           ply: Optional[int] = None, trials: int = 360, threads: int = 1, seed: int = 1,
+           alternatives: int = 5, thresholds: Optional[tuple[float, float, float]] = None,
+           luck: bool = True) -> Review: ...
