@@ -41,6 +41,8 @@ void add_eval_command(CLI::App& app);
 void add_analyze_command(CLI::App& app);
 // `review RECORD` (cli/review.cpp): a whole game or match scored turn by turn.
 void add_review_command(CLI::App& app);
+// `convert IN OUT` (cli/convert.cpp): nardy records to .mat files and back.
+void add_convert_command(CLI::App& app);
 void add_rollout_command(CLI::App& app);
 void add_tournament_command(CLI::App& app);
 void add_engine_command(CLI::App& app);

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   nardy::cli::add_eval_command(app);
   nardy::cli::add_analyze_command(app);
   nardy::cli::add_review_command(app);
+  nardy::cli::add_convert_command(app);
   nardy::cli::add_rollout_command(app);
   nardy::cli::add_luck_command(app);
   nardy::cli::add_tournament_command(app);

@@ -19,6 +19,7 @@ void add_review_command(CLI::App& app) {
     int alternatives = 5;
     uint64_t seed = 1;
     std::vector<double> thresholds;
+    std::vector<std::string> rules;
     bool no_luck = false, quiet = false;
   };
   auto a = std::make_shared<Args>();
@@ -27,7 +28,9 @@ void add_review_command(CLI::App& app) {
       "Review a game or match record: every turn of both players against the best move, errors\n"
       "marked (doubtful/bad/very bad), the luck of every roll, and a summary per player\n"
       "(error rate, rating, marks, luck) by phase. See docs/review.md.");
-  cmd->add_option("record", a->record, "A game record (nardy-record) or match record (nardy-match)")
+  cmd->add_option("record", a->record,
+                  "A game record (nardy-record), match record (nardy-match) or .mat file (--rule: "
+                  "the .mat file's rules)")
       ->required();
   add_agent_option(*cmd, a->agent, "The reviewing agent");
   cmd->add_option("--ply", a->ply, "Search depth of a net agent's analysis (default: its own ply)")
@@ -48,6 +51,7 @@ void add_review_command(CLI::App& app) {
   cmd->add_flag("--no-luck", a->no_luck, "Do not measure the luck of the rolls");
   cmd->add_flag("--quiet", a->quiet, "Print the summary only");
   add_json_option(*cmd, a->json, "Also write the review as JSON to FILE");
+  add_rule_option(*cmd, a->rules);
   cmd->add_option("--html", a->html, "Also write the review as a self-contained HTML page to FILE");
   cmd->callback([a, cmd] {
     check_agent_available("review", *cmd, a->agent);
@@ -57,7 +61,8 @@ void add_review_command(CLI::App& app) {
     } catch (const Error& e) {
       throw Error(std::string("review: ") + e.what());
     }
-    const ReviewInput input = read_review_input(text, "review: record " + quote_path(a->record));
+    const ReviewInput input =
+        read_review_input(text, "review: record " + quote_path(a->record), rules_from(a->rules));
     ReviewOptions o;
     if (a->ply >= 0) o.ply = a->ply;
     o.rollout_trials = a->trials;

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/error.h"
+#include "core/mat_format.h"
 #include "core/match_equity.h"
 #include "core/notation.h"
 #include "core/parallel_for.h"
@@ -93,7 +94,8 @@ ReviewInput review_input_of(const Match& match) {
   return in;
 }
 
-ReviewInput read_review_input(std::string_view text, const std::string& source) {
+ReviewInput read_review_input(std::string_view text, const std::string& source,
+                              const Rules& mat_rules) {
   // The first line that is neither blank nor a comment says which kind of record it is.
   size_t pos = 0;
   std::string_view first;
@@ -108,6 +110,7 @@ ReviewInput read_review_input(std::string_view text, const std::string& source) 
     break;
   }
   try {
+    if (looks_like_mat(text)) return review_input_of(read_mat(text, mat_rules));
     if (first.rfind("nardy-match", 0) == 0) return review_input_of(read_match_record(text));
     if (first.rfind("nardy-record", 0) == 0) {
       ReviewInput in;
@@ -120,7 +123,7 @@ ReviewInput read_review_input(std::string_view text, const std::string& source) 
   }
   throw Error(source + ": not a game or match record (its first line is " +
               (first.empty() ? std::string("missing") : quote(first)) +
-              "; expected 'nardy-record 1' or 'nardy-match 1')");
+              "; expected 'nardy-record 1', 'nardy-match 1' or a .mat file's 'N point match')");
 }
 
 namespace {

@@ -174,9 +174,11 @@ struct ReviewInput {
 };
 ReviewInput review_input_of(const Game& game);
 ReviewInput review_input_of(const Match& match);
-// A record as text: a match record (core/match.h), or one or more game records (core/record.h).
+// A record as text: a match record (core/match.h), one or more game records (core/record.h), or
+// a .mat match (core/mat_format.h, replayed under `mat_rules` unless the file has a Rules tag).
 // Throws Error naming `source` (a path, or "record") and the line.
-ReviewInput read_review_input(std::string_view text, const std::string& source = "record");
+ReviewInput read_review_input(std::string_view text, const std::string& source = "record",
+                              const Rules& mat_rules = {});
 
 // Reviews every turn of the input with agents from `agent` (one per thread; a NetAgent's search
 // values the moves, others roll them out). Throws Error for options out of range or ply without

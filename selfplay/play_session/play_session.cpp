@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/notation.h"
 #include "core/pos_text.h"
+#include "core/mat_format.h"
 #include "core/record.h"
 #include "selfplay/evaluation/analysis.h"
 #include "selfplay/search/agent_kinds.h"
@@ -31,6 +32,7 @@ Match initial_match(const PlaySessionOptions& o) {
   const int human_white = o.human_colour == Side::White ? 0 : 1;
   if (o.resume_record.empty()) return Match(o.target, o.rules, human_white);
   const std::string_view text = o.resume_record;
+  if (looks_like_mat(text)) return read_mat(text, o.rules);  // core/mat_format.h
   const size_t first = text.find("nardy-");
   if (text.substr(first == std::string_view::npos ? 0 : first).starts_with("nardy-match"))
     return read_match_record(text);

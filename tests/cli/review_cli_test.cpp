@@ -87,6 +87,35 @@ TEST(ReviewCli, BadInputIsExitTwoWithAMessageNamingTheFile) {
   const CliRun no_net = run_nardy(dir, {"review", junk, "--agent", "heuristic", "--ply", "1"});
   EXPECT_EQ(no_net.exit_code, 2);
 }
+
+TEST(ReviewCli, ConvertGoesToMatAndBackAndReviewReadsMat) {
+  TempDir dir;
+  const std::string record = dir.file("game.txt"), mat = dir.file("game.mat"),
+                    back = dir.file("back.txt");
+  ASSERT_EQ(run_nardy(dir, {"selfplay", "--agent", "heuristic", "--games", "1", "--seed", "4",
+                            "--record", record})
+                .exit_code,
+            0);
+  const CliRun to_mat = run_nardy(dir, {"convert", record, mat});
+  ASSERT_EQ(to_mat.exit_code, 0) << to_mat.err;
+  EXPECT_NE(slurp(mat).find(" 1 point match"), std::string::npos);
+  const CliRun to_record = run_nardy(dir, {"convert", mat, back});
+  ASSERT_EQ(to_record.exit_code, 0) << to_record.err;
+  // The game of the record, now inside a 1-point match record.
+  const std::string original = slurp(record), converted = slurp(back);
+  std::string body = original.substr(original.find('\n') + 1);   // after "nardy-record 1"
+  while (!body.empty() && body.back() == '\n') body.pop_back();  // selfplay adds a blank line
+  EXPECT_NE(converted.find(body), std::string::npos) << converted;
+  const std::string json = dir.file("r.json");
+  ASSERT_EQ(run_nardy(dir, {"review", mat, "--json", json}).exit_code, 0);
+  ASSERT_EQ(run_nardy(dir, {"review", back, "--json", dir.file("s.json")}).exit_code, 0);
+  EXPECT_EQ(slurp(json), slurp(dir.file("s.json")));
+  // A .mat move that does not replay names the line.
+  std::ofstream(dir.file("bad.mat")) << " 1 point match\n Game 1\n a : 0   b : 0\n  1) 65: 24/12\n";
+  const CliRun bad = run_nardy(dir, {"convert", dir.file("bad.mat"), dir.file("x.txt")});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find(".mat line 4"), std::string::npos) << bad.err;
+}
 #endif
 
 }  // namespace
