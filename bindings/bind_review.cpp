@@ -13,6 +13,9 @@
 #include "bindings/interrupt.h"
 #include "core/error.h"
 #include "core/file_io.h"
+#include "core/mat_format.h"
+#include "core/match.h"
+#include "core/record.h"
 #include "core/notation.h"
 #include "selfplay/evaluation/review.h"
 #include "selfplay/evaluation/review_html.h"
@@ -62,6 +65,19 @@ Review review(const py::object& record, const py::object& agent, const py::objec
   o.should_stop = interrupt.should_stop();
   const Rules rules = input.games.empty() ? Rules{} : input.games.front().rules();
   return interrupt.run_without_gil([&] { return review_games(input, agent_maker(a, rules), o); });
+}
+
+// A nardy record (a match, or one game from the start as a 1-point match) as .mat text.
+std::string record_to_mat(const std::string& text) {
+  const size_t first = text.find("nardy-");
+  if (first != std::string::npos && text.compare(first, 11, "nardy-match") == 0)
+    return write_mat(read_match_record(text));
+  const Game game = read_record(text);
+  if (!(game.start() == Position::start()))
+    throw Error("record_to_mat: the game starts from a position other than the start");
+  Match m(1, game.rules(), 0);
+  m.current_game() = game;
+  return write_mat(m);
 }
 
 py::object nan_to_none(double v) {
@@ -201,6 +217,18 @@ void bind_review(py::module_& m) {
         return "Review('" + r.agent_spec + "', " + std::to_string(r.games.size()) + " game(s))";
       });
 
+  m.def(
+      "mat_to_record",
+      [](const std::string& text, const py::object& rules) {
+        return write_match_record(read_mat(text, rules_arg(rules)));
+      },
+      py::arg("text"), py::arg("rules") = py::none(),
+      "A .mat match file's text (Jellyfish/gnubg format, each player's moves in its own\n"
+      "numbering; docs/review.md) as a nardy match record, as `nardy convert IN.mat OUT` writes.\n"
+      "`rules` apply unless the file has a Rules tag. NardyError naming the line otherwise.");
+  m.def("record_to_mat", &record_to_mat, py::arg("text"),
+        "A nardy match record (or one game record, as a 1-point match) as .mat text, as\n"
+        "`nardy convert RECORD OUT.mat` writes.");
   m.def("review", &review, py::arg("record"), py::arg("agent") = "default",
         py::arg("ply") = py::none(), py::arg("trials") = 360, py::arg("threads") = 1,
         py::arg("seed") = 1, py::arg("alternatives") = 5, py::arg("thresholds") = py::none(),

@@ -88,3 +88,19 @@ def test_thresholds_and_bad_input():
         nardy.review(game, agent="heuristic", ply=1)
     with pytest.raises(TypeError):
         nardy.review(42)
+
+
+def test_mat_files_convert_both_ways_and_review():
+    game = nardy.play("heuristic", "random", games=1, seed=2)[0]
+    mat = nardy.record_to_mat(game.record())
+    assert " 1 point match" in mat and "Wins" in mat
+    record = nardy.mat_to_record(mat)
+    assert record.startswith("nardy-match 1")
+    assert game.record().strip() in record
+    assert nardy.record_to_mat(record) == mat
+    assert nardy.review(mat).to_json() == nardy.review(record).to_json()
+    # Black's first move written in absolute points instead of its own numbering: a clear error.
+    bad = " 1 point match\n Game 1\n a : 0   b : 0\n  1) 65: 24/13   31: 12/9 9/8\n"
+    with pytest.raises(nardy.NardyError, match=r"\.mat line 4"):
+        nardy.mat_to_record(bad)
+    assert nardy.mat_to_record(bad.replace("12/9 9/8", "24/21 21/20")).count("3-1 12/8") == 1
