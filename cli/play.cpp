@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/command.h"
+#include "selfplay/evaluation/review.h"
 #include "core/error.h"
 #include "core/file_error.h"
 #include "core/file_io.h"
@@ -55,6 +56,7 @@ void add_play_command(CLI::App& app) {
     uint64_t seed = 0;
     bool seed_given = false;
     std::vector<std::string> rules;
+    std::string tutor;
   };
   auto args = std::make_shared<Args>();
   auto* cmd = app.add_subcommand(
@@ -74,6 +76,10 @@ void add_play_command(CLI::App& app) {
       ->check(CLI::IsMember({"random", "manual"}));
   cmd->add_option("--seed", args->seed, "Seed of the dice and the agent (default: from the clock)");
   cmd->add_option("--resume", args->resume, "Continue a saved match or game record");
+  cmd->add_option("--tutor", args->tutor,
+                  "Warn before playing a move that loses more than THRESHOLD points of equity "
+                  "(default 0.04) against the agent's best, and review the match at the end")
+      ->expected(0, 1);
   add_rule_option(*cmd, args->rules);
   cmd->callback([args, cmd] {
     check_agent_available("play", *cmd, args->agent);
@@ -96,6 +102,19 @@ void add_play_command(CLI::App& app) {
         throw file_error("play: cannot resume from record file", args->resume,
                          "it is empty (no match or game record)");
     }
+    if (cmd->count("--tutor")) {
+      o.tutor_threshold = 0.04;
+      if (!args->tutor.empty()) {
+        try {
+          size_t used = 0;
+          o.tutor_threshold = std::stod(args->tutor, &used);
+          if (used != args->tutor.size()) throw std::invalid_argument("trailing text");
+        } catch (const std::exception&) {
+          throw Error("play: --tutor " + quote(args->tutor) +
+                      " is not a number of points (e.g. --tutor 0.08)");
+        }
+      }
+    }
     PlaySession session(o);
     const bool colour = use_colour();
     auto show = [&](const std::string& text) {
@@ -110,6 +129,12 @@ void add_play_command(CLI::App& app) {
         break;
       }
       show(session.input(line));
+    }
+    if (o.tutor_threshold && !session.match().games().front().history().empty()) {
+      // The tutor's end of the session: the review of what was played (nardy review).
+      ReviewOptions ro;
+      ro.seed = o.seed;
+      std::cout << "\n" << review_games(review_input_of(session.match()), o.agent, ro).to_text();
     }
   });
 }

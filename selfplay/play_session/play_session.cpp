@@ -60,7 +60,8 @@ std::string signed3(double x) {
 
 const char* kHelp =
     "Enter a move (e.g. 24/13, 24/18/13, 13/7 8/2, 6/off(2), pass) or its number from `legal`.\n"
-    "Commands: legal, hint, undo, save FILE, board, help, quit.\n";
+    "Commands: legal, hint, undo, save FILE, board, help, quit (and keep, after a tutor's "
+    "warning).\n";
 
 }  // namespace
 
@@ -71,6 +72,9 @@ PlaySession::PlaySession(const PlaySessionOptions& options)
       table_(match_.target(), GameOutcomeModel::self_play(match_.rules()), match_.rules()),
       dice_rng_(options.seed),
       agent_rng_(options.seed ^ kAgentSalt) {
+  if (options.tutor_threshold && !(*options.tutor_threshold > 0 && *options.tutor_threshold < 10))
+    throw Error("play: the tutor's threshold must be a number of points in (0, 10) (got " +
+                std::to_string(*options.tutor_threshold) + ")");
   if (options.hint_trials < 1)
     throw Error("play: hint trials must be >= 1 (got " + std::to_string(options.hint_trials) + ")");
   options_.rules = match_.rules();
@@ -239,6 +243,37 @@ std::string PlaySession::hint() {
   return out;
 }
 
+std::optional<std::string> PlaySession::tutor_warning(size_t chosen) {
+  const Game& game = match_.current_game();
+  AnalysisOptions o;
+  o.rules = match_.rules();
+  o.rollout_trials = options_.hint_trials;
+  o.seed = options_.seed;
+  const Analysis a = analyze_moves(game.position(), *dice_, options_.agent, o);
+  const MoveAnalysis* played = nullptr;
+  for (const MoveAnalysis& m : a.moves)
+    if (m.position == legal_[chosen].position) played = &m;
+  if (!played) return std::nullopt;
+  const MoveAnalysis& best = a.moves.front();
+  const double loss = best.equity - played->equity;
+  if (!(loss > *options_.tutor_threshold)) return std::nullopt;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "tutor: %s loses %.3f points of equity (%+.3f) against the best move %s (%+.3f; "
+                "%s).\nEnter another move, the same move again or `keep` to play it.\n",
+                played->notation.c_str(), loss, played->equity, best.notation.c_str(), best.equity,
+                a.method.c_str());
+  return std::string(buf);
+}
+
+std::string PlaySession::play_human_move(size_t chosen) {
+  tutor_pending_.reset();
+  match_.current_game().play(*dice_, legal_[chosen]);
+  dice_.reset();
+  std::string out = board();
+  return out + advance();  // after `out`: advance() moves the game on
+}
+
 std::string PlaySession::undo() {
   // The turns of the match, last first, with their mover; the person's moves (not forced passes)
   // are the ones to go back to.
@@ -286,11 +321,19 @@ std::string PlaySession::command(std::string_view cmd, std::string_view arg) {
     if (!f) return "error: cannot write the record to " + quote_path(arg) + "\n";
     return "saved the match record to " + quote_path(arg) + "\n";
   }
-  if (cmd == "undo") return undo();
+  if (cmd == "undo") {
+    tutor_pending_.reset();
+    return undo();
+  }
   if (waiting_ != Waiting::Move)
     return "error: " + quote(cmd) + " needs a roll first; enter the dice (e.g. 6-5)\n";
   if (cmd == "legal") return legal_list();
   if (cmd == "hint") return hint();
+  if (cmd == "keep") {
+    if (!tutor_pending_)
+      return "error: `keep` plays a move the tutor warned about; there is none\n";
+    return play_human_move(*tutor_pending_);
+  }
   return "";
 }
 
@@ -301,8 +344,8 @@ std::string PlaySession::input(std::string_view raw) {
   const size_t sp = line.find(' ');
   const std::string_view cmd = line.substr(0, sp);
   const std::string_view arg = sp == std::string_view::npos ? "" : trim(line.substr(sp + 1));
-  static const char* kCommands[] = {"help", "board", "quit",  "exit",
-                                    "save", "undo",  "legal", "hint"};
+  static const char* kCommands[] = {"help", "board", "quit", "exit", "save",
+                                    "undo", "legal", "hint", "keep"};
   for (const char* c : kCommands)
     if (cmd == c) return command(cmd, arg);
   try {
@@ -323,14 +366,21 @@ std::string PlaySession::input(std::string_view raw) {
                     std::to_string(legal_.size()) + ")");
       index = static_cast<size_t>(number - 1);
     }
-    Game& game = match_.current_game();
-    if (index < legal_.size())
-      game.play(*dice_, legal_[index]);
-    else
-      game.play(*dice_, line);
-    dice_.reset();
-    std::string out = board();
-    return out + advance();  // after `out`: advance() moves the game on
+    if (index >= legal_.size()) {
+      const Game& game = match_.current_game();
+      const MoveResult r = find_move(game.position(), *dice_, match_.rules(), line);
+      for (size_t i = 0; i < legal_.size(); ++i)
+        if (legal_[i].position == r.position) index = i;
+      if (index >= legal_.size()) throw Error("move " + quote(line) + " is not a legal result");
+    }
+    // The tutor looks at a decision's move once; the same move again (or `keep`) plays it.
+    if (options_.tutor_threshold && legal_.size() > 1 && tutor_pending_ != index) {
+      if (auto warning = tutor_warning(index)) {
+        tutor_pending_ = index;
+        return *warning;
+      }
+    }
+    return play_human_move(index);
   } catch (const Error& e) {
     return std::string("error: ") + e.what() + "\n";
   }

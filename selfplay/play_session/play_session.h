@@ -14,12 +14,20 @@
 // prompt:
 //   legal         the legal moves, numbered
 //   hint          the agent's ranked moves with equities (and match winning chances)
+//   keep          (tutor) plays the move the tutor warned about
 //   undo          takes back the person's last move and the agent's moves after it (across
 //                 games of the match too); the person plays the same roll again
 //   save FILE     writes the match record (core/match.h) to FILE
 //   board         draws the board again
 //   help          lists the commands
 //   quit          ends the session
+// Tutor (`tutor_threshold` set): before the person's move of a decision is played, it is
+// analysed as `hint` analyses (selfplay/evaluation/analysis.h, the session's agent); if it loses
+// more than the threshold (points of equity) against the best move, it is not played yet: the
+// reply names the best move and the loss, and the person enters another move, the same move again
+// or `keep` to play it. The loss is the error `nardy review` gives the move
+// (selfplay/evaluation/review.h) with the same agent.
+//
 // Bad input (a malformed or illegal move, bad dice, an opening double under no_doubles, an
 // unknown command, an unwritable file) never throws: the reply names the problem and the
 // session waits for the same input again.
@@ -51,6 +59,8 @@ struct PlaySessionOptions {
   std::string human_name = "you";
   // A match or game record to resume (see the header comment); empty: a new match.
   std::string resume_record;
+  // The tutor's threshold (points of equity, > 0; see the header comment); empty: no tutor.
+  std::optional<double> tutor_threshold;
 };
 
 class PlaySession {
@@ -86,6 +96,10 @@ class PlaySession {
   std::string command(std::string_view cmd, std::string_view arg);
   std::string legal_list() const;
   std::string hint();
+  // The tutor's warning if the person's result `chosen` (into legal_) loses more than the
+  // threshold; empty when it does not.
+  std::optional<std::string> tutor_warning(size_t chosen);
+  std::string play_human_move(size_t chosen);
   std::string undo();
   GameStakes stakes() const;
 
@@ -96,6 +110,7 @@ class PlaySession {
   Rng dice_rng_, agent_rng_;
   std::optional<Dice> dice_;
   MoveList legal_;
+  std::optional<size_t> tutor_pending_;  // the move the tutor warned about, into legal_
   Waiting waiting_ = Waiting::Move;
 };
 
