@@ -15,6 +15,7 @@
 #include "core/position_id.h"
 #include "core/random.h"
 #include "selfplay/evaluation/analysis.h"
+#include "selfplay/evaluation/review.h"
 #include "selfplay/evaluation/rollout.h"
 #include "selfplay/protocol/web_assets.h"
 #include "selfplay/search/agent_kinds.h"
@@ -241,6 +242,24 @@ HttpReply HttpApi::error_reply(int status, const std::string& message) {
   return {status, "application/json", Json{{"error", printable_message(message)}}.dump()};
 }
 
+namespace {
+
+// POST /api/review: the review (selfplay/evaluation/review.h) of the record in the body, as
+// `nardy review --json` writes it, by the server's agent.
+HttpReply review_reply(const Params& q, const std::string& body, const HttpApiOptions& options) {
+  if (body.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw Error("body: empty; send a game record, match record or .mat file as the request body");
+  const ReviewInput input = read_review_input(body, "record", options.rules);
+  ReviewOptions o;
+  const int64_t ply = parse_int_param(q, "ply", 0, 2, -1);  // bounded: one request stays short
+  if (ply >= 0) o.ply = static_cast<int>(ply);
+  o.rollout_trials = parse_int_param(q, "trials", 1, options.max_trials, 36);
+  o.seed = parse_seed_param(q, options.seed);
+  return json_reply(Json::parse(review_games(input, options.agent, o).to_json()));
+}
+
+}  // namespace
+
 HttpReply HttpApi::handle(const std::string& path, const Params& params) {
   return handle("GET", path, params, "");
 }
@@ -249,7 +268,9 @@ HttpReply HttpApi::handle(const std::string& method, const std::string& path, co
                           const std::string& body) {
   std::lock_guard<std::mutex> lock(mutex_);
   try {
-    const bool post_path = path == "/api/match" || path.rfind("/api/match/", 0) == 0;
+    const bool post_path =
+        path == "/api/match" || path.rfind("/api/match/", 0) == 0 || path == "/api/review";
+    if (method == "POST" && path == "/api/review") return review_reply(params, body, options_);
     if (method == "POST" && post_path) return dispatch_match(path, params, body);
     if (method == "GET" && !post_path) return dispatch(path, params);
     return error_reply(405, "method " + method + " not allowed for " + path + " (use " +
@@ -334,9 +355,9 @@ HttpReply HttpApi::dispatch(const std::string& path, const Params& q) {
     for (const std::string& k : Rules::keys()) r[k] = rules.get(k);
     j["rules"] = r;
     j["start"] = position_json(Position::start(), rules);
-    j["endpoints"] = {"info",    "position",   "legal",       "move",      "eval",
-                      "analyze", "show",       "roll",        "steps",     "next_game",
-                      "match",   "match/play", "match/agent", "match/next"};
+    j["endpoints"] = {"info",    "position",   "legal",       "move",       "eval",
+                      "analyze", "show",       "roll",        "steps",      "next_game",
+                      "match",   "match/play", "match/agent", "match/next", "review"};
     return json_reply(j);
   }
   if (path == "/api/position") return json_reply(position_json(parse_position_param(q), rules));

@@ -38,6 +38,10 @@
 //                                        the match score (score-aware for net agents; the
 //                                        mover's match winning chance after it as mwc_after)
 //   POST /api/match/next                 starts the next game once the current one is over
+//   POST /api/review[?ply=N][&trials=N]  (body: a game record, match record or .mat file) its
+//                                        review by the agent (selfplay/evaluation/review.h), the
+//                                        JSON of `nardy review --json`; ply 0..2 for net agents,
+//                                        trials (default 36) per move for the others
 //
 // Bad requests — a missing or malformed parameter, a finished game, dice outside 1..6, an
 // opening double under opening=no_doubles, trials out of range, an agent without what is asked
