@@ -75,6 +75,7 @@ test-notebooks:
 # $(BUILD)/test-artifacts) and sends the server a burst of malformed requests.
 test-browser:
 	node $(BROWSER_TEST)/play_game.mjs $(BUILD) $(BUILD)/test-artifacts
+	node $(BROWSER_TEST)/review_view.mjs $(BUILD) $(BUILD)/test-artifacts
 
 # ---- Fuzzing and sanitizers (tests/fuzz/README.md) ----
 # build-fuzz: clang, ASan + UBSan + libFuzzer coverage, the fuzz targets only.

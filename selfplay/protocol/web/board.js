@@ -281,6 +281,8 @@ async function clickPoint(p) {
 }
 
 async function commitHumanMove(result) {
+  if (typeof tutorCheck === 'function' && !(await tutorCheck(result))) return;  // review.js
+  if (typeof tutorClear === 'function') tutorClear();
   S.lastBotPaths = [];
   const m = await matchApi('match/play', { dice: S.dice.join(','), move: result.notation });
   record(m.played);
