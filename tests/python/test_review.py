@@ -104,3 +104,19 @@ def test_mat_files_convert_both_ways_and_review():
     with pytest.raises(nardy.NardyError, match=r"\.mat line 4"):
         nardy.mat_to_record(bad)
     assert nardy.mat_to_record(bad.replace("12/9 9/8", "24/21 21/20")).count("3-1 12/8") == 1
+
+
+def test_the_review_plot(own_game):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    import nardy.plots as nplt
+    game = nardy.play("random", "default", games=1, seed=7)[0]
+    r = nardy.review(game)
+    fig = nplt.review(r)
+    top, bottom = fig.axes[:2]
+    assert len(top.lines[0].get_xdata()) == len(r.turns)
+    marked = sum(len(c.get_offsets()) for c in top.collections)
+    assert marked == sum(1 for t in r.turns if t.mark) > 0
+    # The running error of the first player ends at its total.
+    assert bottom.lines[0].get_ydata()[-1] == pytest.approx(r.players[0].all.total_error)

@@ -9,6 +9,7 @@ matplotlib Figure (Jupyter shows it; ``fig.savefig(path)`` writes it)::
     nplt.arena_results({"vs random": r1, "vs heuristic": r2})
     nplt.rollout(nardy.rollout(pos, trials=1296))
     nplt.candidates(nardy.analyze(pos, 6, 5, agent="net:best.pt"))   # an Analysis
+    nplt.review(nardy.review("game.txt"))       # equity over the game, marked errors, luck
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from nardy.runs import read_metrics
 
-__all__ = ["learning_curve", "ratings", "arena_results", "rollout", "candidates"]
+__all__ = ["learning_curve", "ratings", "arena_results", "rollout", "candidates", "review"]
 
 
 def _pyplot():
@@ -178,6 +179,49 @@ def candidates(analysis: Any, top: int = 10, title: Optional[str] = None):
     ax.set_xlabel("equity for the mover")
     method = getattr(analysis, "method", "")
     ax.set_title(title or (f"candidate moves: {method}" if method else "candidate moves"))
+    fig.tight_layout()
+    return fig
+
+
+_MARK_COLOURS = {"doubtful": "#e0a000", "bad": "#e06000", "very bad": "#c00000"}
+
+
+def review(result: Any, title: Optional[str] = None):
+    """Two panels of a :class:`nardy.Review` (docs/review.md) over every turn of the record: the
+    first player's equity after each turn (the played result's value) with the marked moves as
+    coloured dots, and each player's running total of error and of luck (points)."""
+    turns = list(result.turns)
+    names = list(result.names)
+    plt = _pyplot()
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(10, 6), sharex=True)
+    xs = list(range(1, len(turns) + 1))
+    equity = [t.played.equity if t.player == 0 else -t.played.equity for t in turns]
+    top.plot(xs, equity, color="C0", lw=1.2)
+    for mark, colour in _MARK_COLOURS.items():
+        pts = [(x, e) for x, e, t in zip(xs, equity, turns) if t.mark == mark]
+        if pts:
+            top.scatter(*zip(*pts), color=colour, zorder=3, label=mark)
+    top.axhline(0, color="grey", lw=0.8)
+    top.set_ylim(-2.1, 2.1)
+    top.set_ylabel(f"equity of {names[0]}")
+    if any(t.mark for t in turns):
+        top.legend(loc="upper left", fontsize="small")
+    for p in (0, 1):
+        err, luck, e, l = [], [], 0.0, 0.0
+        for t in turns:
+            if t.player == p:
+                e += t.error
+                l += t.luck or 0.0
+            err.append(e)
+            luck.append(l)
+        bottom.plot(xs, err, color=f"C{p + 1}", label=f"{names[p]}: error")
+        if any(t.luck is not None for t in turns):
+            bottom.plot(xs, luck, color=f"C{p + 1}", ls="--", label=f"{names[p]}: luck")
+    bottom.axhline(0, color="grey", lw=0.8)
+    bottom.set_xlabel("turn")
+    bottom.set_ylabel("running total (points)")
+    bottom.legend(loc="upper left", fontsize="small")
+    top.set_title(title or f"review by {_short(result.agent_spec)}: {result.method}")
     fig.tight_layout()
     return fig
 
