@@ -175,6 +175,7 @@ Match read_mat(std::string_view text, const Rules& rules_in) {
       if (k != games_seen + 1)
         throw fail("expected Game " + std::to_string(games_seen + 1) + ", got Game " +
                    std::string(m[1]));
+      if (k > 1 && !match) throw fail("Game " + std::to_string(k - 1) + " has no moves");
       if (match) {
         if (!match->current_game().is_over())
           throw fail("Game " + std::to_string(games_seen) + " is not finished before Game " +

@@ -134,6 +134,8 @@ TEST(MatFormat, AnythingThatDoesNotReplayIsAnErrorNamingTheLine) {
   EXPECT_NE(error_at(" 0 point match\n").find("money"), std::string::npos);
   EXPECT_NE(error_at("junk\n").find("line 1"), std::string::npos);
   EXPECT_NE(error_at(" 1 point match\n Game 2\n").find("expected Game 1"), std::string::npos);
+  EXPECT_NE(error_at(" 3 point match\n Game 1\n a : 0    b : 0\n Game 2\n").find("has no moves"),
+            std::string::npos);
   EXPECT_NE(error_at(" 1 point match\n Game 1\n a : 1    b : 0\n").find("0 : 0"),
             std::string::npos);
   // A file with the opening double allowed by a rule (tag or argument) replays.
