@@ -1,5 +1,5 @@
-"""`nardy` on several ranks (c10d Gloo on 127.0.0.1), as the README's "Training on several
-machines" launches it: by setting torchrun's variables by hand, and through torchrun itself.
+"""`nardy` on several ranks (c10d Gloo on 127.0.0.1), as docs/distributed.md ("Training on several
+machines") launches it: by setting torchrun's variables by hand, and through torchrun itself.
 
 Checked: R ranks x T threads train the same net, bit for bit, as one process of R*T threads;
 eval and rollout print and write the single process's results once; a killed rank makes the
@@ -183,7 +183,7 @@ def test_a_killed_rank_stops_the_others_and_auto_resume_finishes_the_same_net(ex
 
 def torchrun_command(exe, port, extra):
     # Debian's torchrun (torch 1.13, Python 3.11) needs --redirects/--tee given as maps naming
-    # no real rank, or it dies at start (README, "Training on several machines").
+    # no real rank, or it dies at start (docs/distributed.md).
     return ["torchrun", "--redirects", "9:1", "--tee", "9:1", "--no_python", "--nnodes=1",
             "--nproc_per_node=2", "--rdzv_backend=c10d", f"--rdzv_endpoint=127.0.0.1:{port}",
             *extra, exe]
