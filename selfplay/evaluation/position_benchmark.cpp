@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/game.h"
 #include "core/movegen.h"
 #include "core/notation.h"
@@ -96,6 +97,8 @@ std::string format_decision(const BenchmarkDecision& d) {
 }
 
 BenchmarkSet read_benchmark(const std::string& path, const Rules& rules) {
+  // An ifstream opens a directory and reads no line from it ("no decisions").
+  require_not_directory("benchmark set: cannot read", path);
   std::ifstream in(path);
   if (!in) throw Error("benchmark set '" + path + "': cannot open the file");
   BenchmarkSet set;
