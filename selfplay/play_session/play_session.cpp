@@ -27,9 +27,21 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+Match resumed_match(const PlaySessionOptions& o);
+
 Match initial_match(const PlaySessionOptions& o) {
   const int human_white = o.human_colour == Side::White ? 0 : 1;
   if (o.resume_record.empty()) return Match(o.target, o.rules, human_white);
+  if (o.resume_source.empty()) return resumed_match(o);
+  try {
+    return resumed_match(o);
+  } catch (const Error& e) {
+    throw Error("play: " + o.resume_source + ": " + e.what());
+  }
+}
+
+Match resumed_match(const PlaySessionOptions& o) {
+  const int human_white = o.human_colour == Side::White ? 0 : 1;
   const std::string_view text = o.resume_record;
   const size_t first = text.find("nardy-");
   if (text.substr(first == std::string_view::npos ? 0 : first).starts_with("nardy-match"))

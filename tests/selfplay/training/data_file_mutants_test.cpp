@@ -521,6 +521,7 @@ TEST(DataFileMutants, BenchmarkSet) {
   EXPECT_TRUE(contains(t.directory_error, "directory")) << t.directory_error;
 }
 
+// Also numbers with junk after them ("0x1p9999": `>>` read 0 and left the rest as the notation).
 TEST(DataFileMutants, BenchmarkSetWithANonFiniteFigureIsRefused) {
   TempDir tmp;
   const std::string path = tmp.file("set.txt");
@@ -533,7 +534,7 @@ TEST(DataFileMutants, BenchmarkSetWithANonFiniteFigureIsRefused) {
   write_bytes(path, text);
   ASSERT_NO_THROW(read_benchmark(path));
   for (int f = 1; f < 5; ++f)
-    for (const char* bad : {"nan", "NaN", "inf", "-inf", "1e999", "-1e999"}) {
+    for (const char* bad : {"nan", "NaN", "inf", "-inf", "1e999", "-1e999", "0x1p9999", "0.5junk"}) {
       std::string b = text;
       const size_t end = b.find(' ', field_at[f]);
       b.replace(field_at[f], end - field_at[f], bad);
