@@ -18,7 +18,7 @@ DEB_PACKAGES := build-essential cmake ninja-build pkg-config clang-format \
 # browser download).
 BROWSER_TEST := tests/browser
 
-.PHONY: all deps build test test-cpp test-python test-notebooks test-browser test-fuzz test-asan \
+.PHONY: all deps build test test-long test-cpp test-python test-notebooks test-browser test-fuzz test-asan \
   test-notorch fuzz train bench clean format format-check
 
 all: build
@@ -45,9 +45,16 @@ build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
 # Every stage in order, with a summary of each stage's wall time at the end.
-TEST_STAGES := build format-check test-cpp test-python test-notebooks test-browser test-fuzz test-notorch
+TEST_STAGES := build format-check test-cpp test-python test-notebooks test-browser test-notorch
 test:
 	@MAKE="$(MAKE)" scripts/timed_make.sh $(TEST_STAGES)
+
+# The stages that cost most per thing they prove, each in a build of its own: the short fuzz
+# runs (clang, build-fuzz/) and the sanitized suites (build-asan/). .ci/run runs them after
+# `make test`.
+LONG_STAGES := test-fuzz test-asan
+test-long:
+	@MAKE="$(MAKE)" scripts/timed_make.sh $(LONG_STAGES)
 
 test-cpp:
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -108,12 +115,12 @@ $(ASAN_BUILD)/build.ninja:
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DNARDY_SANITIZE=ON \
 	  -DNARDY_BUILD_PYTHON=OFF -DPython3_EXECUTABLE=$(PY)
 
-# Short fixed-seed runs of every fuzz target (part of `make test`).
+# Short fixed-seed runs of every fuzz target (part of `make test-long`).
 test-fuzz: deps $(FUZZ_BUILD)/build.ninja
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target nardy_fuzzers
 	cd $(FUZZ_BUILD) && ctest -L fuzz --output-on-failure -j $(JOBS)
 
-# The C++ suites under AddressSanitizer + UndefinedBehaviorSanitizer (CI runs it after `make test`).
+# The C++ suites under AddressSanitizer + UndefinedBehaviorSanitizer (part of `make test-long`).
 test-asan: deps $(ASAN_BUILD)/build.ninja
 	ninja -C $(ASAN_BUILD) -j $(JOBS) $(ASAN_TARGETS)
 	cd $(ASAN_BUILD) && $(SANITIZER_ENV) ctest -R '$(ASAN_TESTS)' $(if $(ASAN_EXCLUDE),-E '$(ASAN_EXCLUDE)') --output-on-failure -j $(JOBS)

@@ -155,6 +155,7 @@ py::dict info_dict(const CheckpointInfo& info) {
   py::dict extra;
   for (const auto& [k, v] : info.extra) extra[py::str(k)] = v;
   d["extra"] = extra;
+  d["written_by"] = info.written_by;
   return d;
 }
 
@@ -177,6 +178,8 @@ CheckpointInfo info_arg(const py::handle& h, const CheckpointInfo& base) {
       info.extra.clear();
       for (auto kv : item.second.cast<py::dict>())
         info.extra[py::str(kv.first)] = py::str(kv.second);
+    } else if (key == "written_by") {
+      // Read-only: save() writes this build's (so that net.info round-trips).
     } else {
       throw Error("info: unknown key " + quote(key) +
                   " (expected rules, games, positions, config_yaml, extra)");
@@ -350,10 +353,13 @@ void bind_value_net(py::module_& m) {
           },
           py::arg("path"), py::arg("info") = py::none(),
           "Writes a checkpoint atomically. `info` (optional dict with rules, games, positions,\n"
-          "config_yaml, extra) replaces the stored metadata keys it names.")
+          "config_yaml, extra) replaces the stored metadata keys it names; 'written_by' is\n"
+          "always this build's version and commit.")
       .def_property_readonly(
           "info", [](const ValueNet& n) { return info_dict(n.info()); },
-          "Checkpoint metadata: {'rules', 'games', 'positions', 'config_yaml', 'extra'}")
+          "Checkpoint metadata: {'rules', 'games', 'positions', 'config_yaml', 'extra',\n"
+          "'written_by'} (written_by: the nardy version and commit that wrote the file, '' for\n"
+          "files older than 0.2.0)")
       .def_property_readonly("shape", &shape_dict,
                              "{'encoder', 'num_inputs', 'hidden', 'activation', 'num_outputs'}")
       .def_property_readonly(

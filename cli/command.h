@@ -56,7 +56,8 @@ void add_fit_command(CLI::App& app);
 // The ranks this process runs with: torchrun's environment (selfplay/distributed/world_env.h),
 // or a single process without it. Made on first use (the rendezvous with the other ranks);
 // nardy-full only (cli/world.cpp). Commands that split their work (train, eval, tournament,
-// rollout, bench train) print and write files on rank 0 only.
+// rollout, bench train) print and write files on rank 0 only. Every rank must have been started
+// with the same arguments (require_same_command; run_app records them).
 World& process_world();
 
 // The options several subcommands share, defined once: name, help, default shown in --help
@@ -131,6 +132,8 @@ void check_agent_available(const std::string& cmd_name, const CLI::App& cmd,
 // argument errors and nardy::Error print a message and give status 2.
 extern const char* kAppDescription;
 int run_app(CLI::App& app, int argc, char** argv);
+// The arguments run_app was given, without the program's path.
+const std::vector<std::string>& command_arguments();
 // What `nardy --version` prints (cli/version.cpp; the full build only: it names the LibTorch
 // version and the fast-kernel path).
 std::string version_text();

@@ -124,7 +124,16 @@ const char* kAppDescription =
     "Positions (IDs or POS) that begin with '-' are taken as positions, not options; `--`\n"
     "also ends the options (nardy show -- -_PAAAw__BAAAA).";
 
+namespace {
+std::vector<std::string> recorded_arguments;
+}
+
+const std::vector<std::string>& command_arguments() {
+  return recorded_arguments;
+}
+
 int run_app(CLI::App& app, int argc, char** argv) {
+  recorded_arguments.assign(argv + std::min(argc, 1), argv + argc);
   try {
     std::vector<std::string> args = positions_not_options(app, argc, argv);
     std::reverse(args.begin(), args.end());  // CLI11 takes them last first

@@ -16,16 +16,16 @@ void add_engine_command(CLI::App& app) {
     uint64_t seed = 1;
   };
   auto a = std::make_shared<Args>();
-  auto* cmd =
-      app.add_subcommand("engine",
-                         "Answer commands on stdin, one per line, flushing each reply (see README "
-                         "'Engine protocol'):\n"
-                         "  legal POS D1 D2  -> 'legal N' then N lines POS<TAB>NOTATION\n"
-                         "  move POS D1 D2   -> 'move POS<TAB>NOTATION' (the agent's choice)\n"
-                         "  eval POS         -> 'eval win=... win_mars=... lose_mars=... draw=... "
-                         "equity=...' (net agents)\n"
-                         "  quit\n"
-                         "POS is 'COUNTS SIDE'. Malformed input gets one line 'error <message>'.");
+  auto* cmd = app.add_subcommand(
+      "engine",
+      "Answer commands on stdin, one per line, flushing each reply (see docs/play.md, "
+      "'Engine protocol'):\n"
+      "  legal POS D1 D2  -> 'legal N' then N lines POS<TAB>NOTATION\n"
+      "  move POS D1 D2   -> 'move POS<TAB>NOTATION' (the agent's choice)\n"
+      "  eval POS         -> 'eval win=... win_mars=... lose_mars=... draw=... "
+      "equity=...' (net agents)\n"
+      "  quit\n"
+      "POS is 'COUNTS SIDE'. Malformed input gets one line 'error <message>'.");
   add_agent_option(*cmd, a->agent, "Agent spec");
   add_seed_option(*cmd, a->seed, "Seed for agents that use randomness");
   add_rule_option(*cmd, a->rules);

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/file_error.h"
 #include "core/file_io.h"
+#include "core/printable.h"
 #include "selfplay/play_session/play_session.h"
 
 namespace nardy::cli {
@@ -98,6 +99,7 @@ void add_play_command(CLI::App& app) {
       std::stringstream ss;
       ss << f.rdbuf();
       o.resume_record = ss.str();
+      o.resume_source = "record file " + quote_path(args->resume);
       if (o.resume_record.find_first_not_of(" \t\r\n") == std::string::npos)
         throw file_error("play: cannot resume from record file", args->resume,
                          "it is empty (no match or game record)");

@@ -20,8 +20,8 @@ void add_serve_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "serve",
       "Serve a web board to play the agent (http://HOST:PORT/) and a JSON API (/api/legal, "
-      "/api/move,\n/api/eval, /api/analyze, /api/show, ...; see README 'Web board and JSON "
-      "API'). Runs until stopped.");
+      "/api/move,\n/api/eval, /api/analyze, /api/show, ...; see docs/web-api.md). Runs until "
+      "stopped.");
   add_agent_option(*cmd, a->agent, "Agent spec");
   cmd->add_option("--host", a->host, "Address to bind (other machines can reach 0.0.0.0)")
       ->capture_default_str();

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/version.h"
 #include "core/printable.h"
 
 namespace nardy {
@@ -111,6 +112,8 @@ std::string checkpoint_json(const NetShape& shape, const CheckpointInfo& info,
   j["positions"] = info.positions;
   j["config_yaml"] = info.config_yaml;
   j["extra"] = info.extra;
+  j["written_by"] =
+      std::string("nardy ") + nardy_version() + " (commit " + nardy_git_commit() + ")";
   j["checksums"] = {{"archive", archive_checksum},
                     {"parameters", parameters_checksum(layers)},
                     {"metadata", metadata_checksum_of(j)}};
@@ -189,6 +192,7 @@ CheckpointMetadata parse_checkpoint_json(std::string_view text, const std::strin
     ci.games = j.value("games", int64_t{0});
     ci.positions = j.value("positions", int64_t{0});
     ci.config_yaml = j.value("config_yaml", "");
+    ci.written_by = j.value("written_by", "");
     if (j.contains("extra")) ci.extra = j.at("extra").get<std::map<std::string, std::string>>();
     meta.shape = s;
     meta.info = ci;

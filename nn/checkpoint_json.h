@@ -15,6 +15,7 @@
 //     "games": 0, "positions": 0,     training counters
 //     "config_yaml": "...",           the resolved training config
 //     "extra": {"key": "value"},      free-form strings
+//     "written_by": "nardy 0.2.0 (commit 1a2b3c4)",   the build that wrote it (from 0.2.0 on)
 //     "checksums": {                  integrity, verified on every load
 //       "archive": "crc32:...",           CRC-32 (zlib) over every other member of the zip in
 //                                         name order: name, NUL, size (8 bytes LE), bytes

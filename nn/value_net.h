@@ -78,6 +78,9 @@ struct CheckpointInfo {
   int64_t positions = 0;                     // TD updates made
   std::string config_yaml;                   // the resolved config that made it
   std::map<std::string, std::string> extra;  // free-form (e.g. run name, evaluation results)
+  // Read from a file: the nardy that wrote it ("nardy 0.2.0 (commit 1a2b3c4)"; "" for files
+  // written before 0.2.0). save() always writes this build's, whatever this field holds.
+  std::string written_by;
 };
 
 class ValueNet {

@@ -282,6 +282,18 @@ ValueNet ValueNet::load(const std::string& path) {
                   "damaged: stored " +
                   printable(meta.parameters_checksum) + ", computed " + actual + ")");
   }
+  // A NaN or infinite weight (a diverged training run, or a file rewritten with a valid
+  // checksum) would make every equity NaN: refused, naming the first one.
+  for (size_t i = 0; i < impl->weights.size(); ++i)
+    for (const bool bias : {false, true}) {
+      const torch::Tensor& t = bias ? impl->biases[i] : impl->weights[i];
+      const float* p = t.data_ptr<float>();
+      for (int64_t k = 0; k < t.numel(); ++k)
+        if (!std::isfinite(p[k]))
+          throw Error(where + ": parameter " + (bias ? "b" : "w") + std::to_string(i) +
+                      " holds a non-finite value (" + std::to_string(p[k]) + " at index " +
+                      std::to_string(k) + "): the net diverged or the file was damaged");
+    }
   return net;
 }
 

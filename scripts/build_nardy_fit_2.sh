@@ -1,7 +1,7 @@
 #!/bin/sh
 # scripts/build_nardy_fit_2.sh — rebuilds models/nardy-fit-2.pt from models/nardy-fit-1.pt by
 # rounds of "label positions with the current net's search, fit the net to the labels"
-# (models/README.md, README "Supervised fitting"). Run from the repository root after a build:
+# (models/README.md, docs/results.md). Run from the repository root after a build:
 #
 #   scripts/build_nardy_fit_2.sh [WORK_DIR]        (default runs/nardy-fit-2)
 #

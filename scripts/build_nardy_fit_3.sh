@@ -1,7 +1,7 @@
 #!/bin/sh
 # scripts/build_nardy_fit_3.sh — rebuilds models/nardy-fit-3.pt from models/nardy-fit-2.pt by two
 # more rounds of "label positions with a net's 2-ply search, fit the net to the labels"
-# (models/README.md, README "Supervised fitting"): nardy-fit-2's 2-ply labels, fitted -> fitF;
+# (models/README.md, docs/results.md): nardy-fit-2's 2-ply labels, fitted -> fitF;
 # fitF's 2-ply labels; then nardy-fit-2 fitted to all three label files -> fitH. Run from the
 # repository root after a build:
 #

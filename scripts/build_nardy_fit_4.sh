@@ -4,7 +4,7 @@
 # turn's 4 best results by its 0-ply values kept as one sibling group (`nardy label --top 4`);
 # then nardy-fit-3 fitted to all three files with the sibling term, which scores each position's
 # equity relative to its group, the part of the error a move choice sees (`nardy fit
-# --sibling-weight`; models/README.md, README "Supervised fitting"). Run from the repository
+# --sibling-weight`; models/README.md, docs/results.md). Run from the repository
 # root after a build:
 #
 #   scripts/build_nardy_fit_4.sh [WORK_DIR]        (default runs/nardy-fit-4)

@@ -3,7 +3,7 @@
 For a random sample of the benchmark's decisions (bench/positions/positions.txt) of one phase,
 compares each candidate's 0-ply equity (mover's view) with its 2-ply value and both with the
 set's rollout equity, and prints the rms difference overall and after taking out each decision's
-mean difference (the part that can change which candidate is best). README "Past the plateau".
+mean difference (the part that can change which candidate is best); docs/results.md.
 
     PYTHONPATH=build/python /usr/bin/python3 scripts/within_roll_error.py [MODEL] [DECISIONS]
 """

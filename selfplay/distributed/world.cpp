@@ -46,6 +46,47 @@ std::vector<std::string> gather_results(World& world, std::string_view mine,
   return all;
 }
 
+namespace {
+
+std::string joined(const std::vector<std::string>& args) {
+  std::string s;
+  for (const std::string& a : args) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+std::vector<std::string> split_nul(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (s[i] == '\0') {
+      out.push_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  return out;
+}
+
+}  // namespace
+
+void require_same_command(World& world, const std::vector<std::string>& args) {
+  std::string mine;
+  for (const std::string& a : args) mine += a + '\0';
+  const std::vector<std::string> all = world.all_gather_bytes(mine);
+  for (size_t r = 1; r < all.size(); ++r) {
+    if (all[r] == all[0]) continue;
+    const std::vector<std::string> a = split_nul(all[0]), b = split_nul(all[r]);
+    size_t i = 0;
+    while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+    auto arg = [&](const std::vector<std::string>& v) {
+      return i < v.size() ? "'" + v[i] + "'" : std::string("nothing");
+    };
+    throw Error("distributed: rank " + std::to_string(r) +
+                " runs another command than rank 0: argument " + std::to_string(i + 1) + " is " +
+                arg(b) + " there and " + arg(a) + " on rank 0 (rank 0: `" + joined(a) + "`; rank " +
+                std::to_string(r) + ": `" + joined(b) +
+                "`); every rank must be started with the same arguments");
+  }
+}
+
 World& single_process_world() {
   static SingleProcessWorld world;
   return world;

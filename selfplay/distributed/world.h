@@ -65,6 +65,13 @@ class SingleProcessWorld final : public World {
 std::vector<std::string> gather_results(World& world, std::string_view mine,
                                         std::exception_ptr error, const std::string& job);
 
+// Every rank of a job must run the same command: a rank started with other options (another
+// --games, agent or --seed) would meet the others' collectives with different work and print
+// mixed results. Gathers every rank's arguments (the command line without the program's path)
+// and throws Error on every rank, naming the first rank whose arguments differ from rank 0's
+// and the first argument that differs; returns when all agree. A collective like the others.
+void require_same_command(World& world, const std::vector<std::string>& args);
+
 // The shared SingleProcessWorld (what a job runs on when given no World).
 World& single_process_world();
 

@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <sstream>
 
 #include "core/error.h"
+#include "selfplay/distributed/store_probe.h"
 #include "selfplay/distributed/world_env.h"
 
 namespace nardy {
@@ -19,6 +21,13 @@ namespace {
 std::string message_of(const std::exception& e) {
   if (auto* c = dynamic_cast<const c10::Error*>(&e)) return c->what_without_backtrace();
   return e.what();
+}
+
+// "5", "0.25": a timeout as NARDY_DIST_TIMEOUT gives it.
+std::string seconds_text(std::chrono::milliseconds t) {
+  std::ostringstream out;
+  out << static_cast<double>(t.count()) / 1000;
+  return out.str();
 }
 
 bool is_loopback(const std::string& host) {
@@ -33,6 +42,9 @@ class GlooWorld final : public World {
         timeout_(std::chrono::milliseconds(static_cast<int64_t>(env.timeout_s * 1000))),
         where_(env.master_addr + ":" + std::to_string(env.master_port)) {
     guard("rendezvous at " + where_, [&] {
+      // A client first checks that a store answers there (junk would crash c10d's client).
+      if (env.agent_store || rank_ != 0)
+        probe_store(env.master_addr, env.master_port, rank_, timeout_);
       c10d::TCPStoreOptions so;
       so.port = static_cast<uint16_t>(env.master_port);
       so.isServer = !env.agent_store && rank_ == 0;
@@ -44,6 +56,7 @@ class GlooWorld final : public World {
           c10::make_intrusive<c10d::TCPStore>(env.master_addr, so);
       const std::string prefix = env.store_prefix.empty() ? "nardy" : env.store_prefix + "/nardy";
       store = c10::make_intrusive<c10d::PrefixStore>(prefix, store);
+      wait_for_all_ranks(*store);
       auto options = c10d::ProcessGroupGloo::Options::create(timeout_);
       if (!env.socket_ifname.empty())
         options->devices.push_back(
@@ -55,6 +68,30 @@ class GlooWorld final : public World {
       options->threads = 1;
       group_ = c10::make_intrusive<c10d::ProcessGroupGloo>(store, rank_, size_, options);
     });
+  }
+
+  // Every rank counts itself in and waits (at most the timeout) until all have: only then is
+  // the Gloo group made. Gloo's own wait would also end at the timeout, but unwinding its
+  // half-built mesh takes ~10 ms per rank (each pair waits for its event loop's tick): 11 s
+  // past the timeout at 1024 ranks.
+  void wait_for_all_ranks(c10d::Store& store) {
+    if (store.add("joined", 1) == size_) store.set("all-joined", std::vector<uint8_t>{1});
+    try {
+      store.wait({"all-joined"}, timeout_);
+    } catch (const std::exception& e) {
+      int64_t arrived = -1;
+      try {
+        arrived = store.add("joined", 0);
+      } catch (const std::exception&) {
+      }
+      throw Error(
+          "distributed: " + description() + ": " +
+          (arrived >= 0 ? "only " + std::to_string(arrived) : std::string("not all")) + " of " +
+          std::to_string(size_) + " ranks reached the rendezvous at " + where_ +
+          " within the timeout (" + seconds_text(timeout_) +
+          " s, NARDY_DIST_TIMEOUT): start every rank of WORLD_SIZE=" + std::to_string(size_) +
+          " with the same MASTER_ADDR and MASTER_PORT (" + message_of(e) + ")");
+    }
   }
 
   int rank() const override { return rank_; }
@@ -145,7 +182,7 @@ class GlooWorld final : public World {
       broken_ = true;
       throw Error("distributed: " + description() + ": " + what + " failed: " + message_of(e) +
                   " — another rank has probably died, or hung for longer than the timeout (" +
-                  std::to_string(timeout_.count() / 1000) + " s, NARDY_DIST_TIMEOUT)");
+                  seconds_text(timeout_) + " s, NARDY_DIST_TIMEOUT)");
     }
   }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <limits>
@@ -13,6 +14,7 @@
 #include <unordered_set>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/game.h"
 #include "core/movegen.h"
 #include "core/notation.h"
@@ -96,6 +98,8 @@ std::string format_decision(const BenchmarkDecision& d) {
 }
 
 BenchmarkSet read_benchmark(const std::string& path, const Rules& rules) {
+  // An ifstream opens a directory and reads no line from it ("no decisions").
+  require_not_directory("benchmark set: cannot read", path);
   std::ifstream in(path);
   if (!in) throw Error("benchmark set '" + path + "': cannot open the file");
   BenchmarkSet set;
@@ -154,11 +158,21 @@ BenchmarkSet read_benchmark(const std::string& path, const Rules& rules) {
     // Points per game lie in [-2, 2]; a luck-adjusted estimate may overshoot them a little
     // (its adjustment is unbounded), so only what no rollout can give is refused.
     auto plausible = [](double e) { return std::abs(e) <= kMaxListedEquity; };
+    // Each number is a whole token: `>>` alone would read "0x1p9999" as 0 and leave the rest
+    // for the notation.
+    auto number = [&ls](double& x) {
+      std::string token;
+      if (!(ls >> token)) return false;
+      char* end = nullptr;
+      x = std::strtod(token.c_str(), &end);
+      return end == token.c_str() + token.size() && std::isfinite(x);
+    };
     if (set.format == 1) {
-      if (!(ls >> id >> eq >> se) || se < 0 || !plausible(eq))
+      if (!(ls >> id) || !number(eq) || !number(se) || se < 0 || !plausible(eq))
         throw fail("expected 'POSID EQUITY SE NOTATION' (equity in [-4, 4], se >= 0)");
-    } else if (!(ls >> id >> eq >> se >> halves[0] >> halves[1]) || se < 0 || !plausible(eq) ||
-               !plausible(halves[0]) || !plausible(halves[1])) {
+    } else if (!(ls >> id) || !number(eq) || !number(se) || !number(halves[0]) ||
+               !number(halves[1]) || se < 0 || !plausible(eq) || !plausible(halves[0]) ||
+               !plausible(halves[1])) {
       throw fail(
           "expected 'POSID EQUITY SE HALF1 HALF2 NOTATION' (format 2; equities in [-4, 4], se "
           ">= 0)");

@@ -28,9 +28,21 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+Match resumed_match(const PlaySessionOptions& o);
+
 Match initial_match(const PlaySessionOptions& o) {
   const int human_white = o.human_colour == Side::White ? 0 : 1;
   if (o.resume_record.empty()) return Match(o.target, o.rules, human_white);
+  if (o.resume_source.empty()) return resumed_match(o);
+  try {
+    return resumed_match(o);
+  } catch (const Error& e) {
+    throw Error("play: " + o.resume_source + ": " + e.what());
+  }
+}
+
+Match resumed_match(const PlaySessionOptions& o) {
+  const int human_white = o.human_colour == Side::White ? 0 : 1;
   const std::string_view text = o.resume_record;
   if (looks_like_mat(text)) return read_mat(text, o.rules);  // core/mat_format.h
   const size_t first = text.find("nardy-");

@@ -59,6 +59,8 @@ struct PlaySessionOptions {
   std::string human_name = "you";
   // A match or game record to resume (see the header comment); empty: a new match.
   std::string resume_record;
+  // Where resume_record came from (e.g. "record file 'm.txt'"), prefixed to its errors.
+  std::string resume_source;
   // The tutor's threshold (points of equity, > 0; see the header comment); empty: no tutor.
   std::optional<double> tutor_threshold;
 };

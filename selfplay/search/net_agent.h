@@ -17,7 +17,7 @@
 //                    deeper value (only matters for ply >= 2; search.h "Inner filter").
 //                    Default K=1, D=0: each reply is the opponent's 0-ply best, as in gnubg's
 //                    own n-ply evaluation (about 6x fewer net evaluations at 2-ply; its cost in
-//                    strength is measured in the README, Evaluating). inner=8,0.16 is the search
+//                    strength is measured in docs/results.md). inner=8,0.16 is the search
 //                    before issue 11 (every level filtered like the root).
 //   cache=B          2^B evaluation-cache slots (0..28, default 16; 0 disables).
 //   backend=NAME     auto (default: the fast float kernels when the net's shape is supported,

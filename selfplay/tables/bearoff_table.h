@@ -18,7 +18,7 @@
 // and stored as float; tail bins below 1e-9 are dropped, so each distribution sums to 1 within
 // about 1e-6.
 //
-// File format, version 1 (little-endian, documented in README "Race tables"):
+// File format, version 1 (little-endian, documented in docs/evaluation.md, "Race tables"):
 //   offset 0   8 bytes   magic "NARDYBO1"
 //           8  u32       format version (1)
 //          12  u32       points N

@@ -618,6 +618,9 @@ void apply_overrides(TrainConfig& c, const std::vector<std::string>& assignments
 }
 
 TrainConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  // An ifstream opens a directory and reads nothing from it: that was the default config.
+  if (is_directory_path("config", path))
+    throw Error(source_name(path) + ": cannot open the file: it is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const std::string reason = open_failure_reason();

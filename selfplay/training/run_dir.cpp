@@ -1,6 +1,8 @@
 #include "selfplay/training/run_dir.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +12,7 @@
 #include "core/error.h"
 #include "core/file_error.h"
 #include "core/printable.h"
+#include "selfplay/distributed/world_env.h"
 
 namespace nardy {
 
@@ -40,21 +43,49 @@ RunState RunState::from_json(std::string_view text, const std::string& source) {
     json j = json::parse(text);
     if (j.value("format", "") != "nardy-run-state-1")
       throw Error(source + ": not a nardy run state (format " + quote(j.value("format", "")) + ")");
-    s.games_done = j.at("games_done").get<int64_t>();
-    s.positions = j.at("positions").get<int64_t>();
-    s.elapsed_s = j.at("elapsed_s").get<double>();
+    // Integers must be JSON integers: nlohmann would convert 1e30 to an unspecified int64.
+    auto integer = [&](const char* key, int64_t lo, int64_t hi) -> int64_t {
+      const json& v = j.at(key);
+      if (!v.is_number_integer())
+        throw Error(source + ": damaged run state: " + key + " is " + v.dump() +
+                    ", not an integer");
+      const int64_t x = v.get<int64_t>();
+      if (x < lo || x > hi)
+        throw Error(source + ": damaged run state: " + key + " is " + std::to_string(x) +
+                    ", outside " + std::to_string(lo) + " .. " + std::to_string(hi));
+      return x;
+    };
+    auto number = [&](const char* key) -> double {
+      const json& v = j.at(key);
+      if (!v.is_number() || !std::isfinite(v.get<double>()))
+        throw Error(source + ": damaged run state: " + key + " is " + v.dump() +
+                    ", not a finite number");
+      return v.get<double>();
+    };
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    s.games_done = integer("games_done", 0, kMax);
+    s.positions = integer("positions", 0, kMax);
+    s.elapsed_s = number("elapsed_s");
+    if (s.elapsed_s < 0)
+      throw Error(source + ": damaged run state: elapsed_s is " + j["elapsed_s"].dump() +
+                  ", not a number of seconds");
     s.checkpoint = j.at("checkpoint").get<std::string>();
-    s.best_games = j.at("best_games").get<int64_t>();
-    if (s.best_games >= 0) s.best_score = j.at("best_score").get<double>();
+    s.best_games = integer("best_games", -1, s.games_done);
+    if (s.best_games >= 0) s.best_score = number("best_score");
     if (j.contains("latest_eval") && !j["latest_eval"].is_null())
       s.latest_eval_json = j["latest_eval"].dump();
-    s.latest_eval_games = j.value("latest_eval_games", int64_t{-1});
-    s.world_size = j.value("world_size", 1);
+    s.latest_eval_games =
+        j.contains("latest_eval_games") ? integer("latest_eval_games", -1, s.games_done) : -1;
+    s.world_size =
+        j.contains("world_size") ? static_cast<int>(integer("world_size", 1, kMaxWorldSize)) : 1;
   } catch (const json::exception& e) {
     throw Error(source + ": damaged run state: " + library_error_text(e.what()));
   }
-  if (s.games_done < 0 || s.checkpoint.empty())
-    throw Error(source + ": damaged run state (no checkpoint)");
+  // The checkpoint is a file of the run directory, by the name the trainer gives it.
+  if (s.checkpoint != RunDir::checkpoint_name(s.games_done))
+    throw Error(source + ": damaged run state: checkpoint is " + quote(s.checkpoint) +
+                ", expected " + quote(RunDir::checkpoint_name(s.games_done)) +
+                " (the checkpoint of games_done)");
   return s;
 }
 

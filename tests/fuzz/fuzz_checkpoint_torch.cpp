@@ -39,7 +39,7 @@ using namespace nardy;
 // reserve what it claims before reading (4 GB seen, torch::jit::Unpickler::readBytes), which
 // libFuzzer reports as out-of-memory. The loader refuses such members of a checksummed file
 // before LibTorch parses them (archive checksum); one way through is left, see "Long runs for
-// issue 14" in README.md.
+// issue 14" in tests/fuzz/README.md.
 
 struct Fixture {
   std::filesystem::path dir;

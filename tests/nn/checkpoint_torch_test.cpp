@@ -218,7 +218,7 @@ TEST(CheckpointLoad, DamagedMetadataTextIsNamedWithTheReason) {
   EXPECT_EQ(utf8.substr(utf8.size() - std::min(utf8.size(), reason.size())), reason) << utf8;
   const std::string cut = load_with(json.substr(0, json.size() / 2));
   EXPECT_NE(cut.find("nardy.json is not valid JSON (at line"), std::string::npos) << cut;
-  EXPECT_NE(cut.find("syntax error while parsing value"), std::string::npos) << cut;
+  EXPECT_NE(cut.find("syntax error while parsing"), std::string::npos) << cut;
   EXPECT_EQ(load_with(""),
             "checkpoint '" + path +
                 "': nardy.json is not valid JSON (at line 1, column 1: syntax error while parsing "

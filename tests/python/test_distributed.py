@@ -1,10 +1,12 @@
-"""`nardy` on several ranks (c10d Gloo on 127.0.0.1), as the README's "Training on several
-machines" launches it: by setting torchrun's variables by hand, and through torchrun itself.
+"""`nardy` on several ranks (c10d Gloo on 127.0.0.1), as docs/distributed.md ("Training on several
+machines") launches it: by setting torchrun's variables by hand, and through torchrun itself.
 
 Checked: R ranks x T threads train the same net, bit for bit, as one process of R*T threads;
 eval and rollout print and write the single process's results once; a killed rank makes the
 others stop with a clear error; --auto-resume (and torchrun --max_restarts) continue from the
-last checkpoint to the uninterrupted run's net; another world size is refused on resume.
+last checkpoint to the uninterrupted run's net; another world size is refused on resume; ranks
+started with other arguments, and a rank facing another program on MASTER_PORT, stop with a
+clear error.
 """
 
 import json
@@ -12,6 +14,7 @@ import os
 import shutil
 import socket
 import subprocess
+import threading
 import time
 
 import pytest
@@ -145,6 +148,57 @@ def test_eval_and_rollout_on_ranks_give_the_single_process_result_once(exe, tmp_
     assert [stdout for _, stdout, _ in results[1:]] == ["", ""]
 
 
+def test_ranks_started_with_other_arguments_are_refused_naming_the_argument(exe, tmp_path):
+    port = str(free_port())
+    procs = []
+    for rank, games in enumerate(["4", "8"]):
+        env = dict(os.environ, RANK=str(rank), WORLD_SIZE="2", MASTER_ADDR="127.0.0.1",
+                   MASTER_PORT=port, NARDY_DIST_TIMEOUT=TIMEOUT_S)
+        procs.append(subprocess.Popen([exe, "eval", "heuristic", "random", "--games", games],
+                                      cwd=tmp_path, env=env, text=True,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+    for rank, (code, stdout, stderr) in enumerate(finish(procs, timeout=60)):
+        assert code == 2, f"rank {rank}: {stderr}"
+        assert stdout == ""  # no results
+        assert "rank 1 runs another command than rank 0: argument 5 is '8' there and '4'" in stderr
+
+
+@pytest.mark.parametrize("answer", [b"\0" * 64, b"HTTP/1.1 400 Bad Request\r\n\r\n", None])
+def test_a_rank_facing_another_program_on_master_port_stops_within_the_timeout(exe, tmp_path, answer):
+    # The outside tester's reproducer: a listener that sends 64 zero bytes (or an HTTP answer,
+    # or nothing at all) where rank 0's store should be. It aborted (exit 134) or hung.
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+    port = listener.getsockname()[1]
+    accepted = []
+
+    def serve():
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            accepted.append(conn)
+            if answer is not None:
+                conn.sendall(answer)
+
+    threading.Thread(target=serve, daemon=True).start()
+    env = dict(os.environ, RANK="1", WORLD_SIZE="2", MASTER_ADDR="127.0.0.1",
+               MASTER_PORT=str(port), NARDY_DIST_TIMEOUT="3")
+    start = time.monotonic()
+    proc = subprocess.run([exe, "eval", "heuristic", "random", "--games", "4"], cwd=tmp_path,
+                          env=env, text=True, capture_output=True, timeout=60)
+    took = time.monotonic() - start
+    listener.close()
+    for conn in accepted:
+        conn.close()
+    assert proc.returncode == 2, proc.stderr
+    assert f"the rendezvous store at 127.0.0.1:{port} (MASTER_ADDR:MASTER_PORT)" in proc.stderr
+    assert "another program listening on MASTER_PORT" in proc.stderr
+    assert took < 3 + 10  # the timeout, plus start-up on a busy machine
+
+
 def wait_for(path, procs, seconds=60):
     deadline = time.monotonic() + seconds
     while not path.exists():
@@ -183,7 +237,7 @@ def test_a_killed_rank_stops_the_others_and_auto_resume_finishes_the_same_net(ex
 
 def torchrun_command(exe, port, extra):
     # Debian's torchrun (torch 1.13, Python 3.11) needs --redirects/--tee given as maps naming
-    # no real rank, or it dies at start (README, "Training on several machines").
+    # no real rank, or it dies at start (docs/distributed.md).
     return ["torchrun", "--redirects", "9:1", "--tee", "9:1", "--no_python", "--nnodes=1",
             "--nproc_per_node=2", "--rdzv_backend=c10d", f"--rdzv_endpoint=127.0.0.1:{port}",
             *extra, exe]

@@ -94,7 +94,8 @@ def test_play_bad_options_exit_2(build_dir, tmp_path):
     bad.write_text("nardy-match 1\ntarget 0\n")
     empty = tmp_path / "empty.txt"
     empty.write_text("\n")
-    for args, message in [(["--resume", str(bad)], "match target 0"),
+    for args, message in [(["--resume", str(bad)], f"play: record file '{bad}': "),
+                          (["--resume", str(bad)], "match target 0"),
                           (["--agent", "nonsense"], "nonsense"),
                           (["--resume", str(tmp_path / "missing")], "cannot read record file"),
                           (["--resume", str(tmp_path)], "it is a directory"),

@@ -282,7 +282,7 @@ def test_checkpoint_with_checksums_loads_without_warning(tmp_path):
 
 @pytest.mark.parametrize("damage, reason", [
     (lambda d: d.replace(b'"rules": "', b'"rules": "\xff\xfe', 1), "ill-formed UTF-8 byte"),
-    (lambda d: d[: len(d) // 2], "syntax error while parsing value"),
+    (lambda d: d[: len(d) // 2], "syntax error while parsing"),
     (lambda d: b"", "unexpected end of input"),
     (lambda d: d.replace(b'"format": "', b'"format": "\x00\x01', 1), "last read"),
 ])

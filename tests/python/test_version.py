@@ -1,4 +1,5 @@
-"""The version: `nardy --version` and nardy.__version__ agree with pyproject.toml."""
+"""The version: `nardy --version`, nardy.__version__ and checkpoints' written_by agree with
+pyproject.toml."""
 import pathlib
 import re
 
@@ -21,3 +22,18 @@ def test_cli_version_names_commit_build_kernels_and_libtorch(nardy_cli):
     assert re.fullmatch(rf"nardy {re.escape(project_version())} \(commit \w+, \w[\w ]* build\)", first), first
     assert kernels.split(": ")[1] in ("scalar", "avx2", "avx512"), kernels
     assert re.fullmatch(r"LibTorch: \d+\.\d+\.\d+.*", torch), torch
+
+
+def test_checkpoints_carry_the_version_that_wrote_them(tmp_path):
+    net = nardy.ValueNet.create("raw", hidden=[4], seed=1)
+    assert net.info["written_by"] == ""  # not read from a file
+    path = tmp_path / "v.pt"
+    net.save(str(path))
+    back = nardy.ValueNet.load(str(path))
+    assert re.fullmatch(rf"nardy {re.escape(nardy.__version__)} \(commit \w+\)", back.info["written_by"])
+    # The info dict round-trips through save(); written_by is always this build's.
+    back.save(str(path), info=dict(back.info, written_by="someone else"))
+    assert nardy.ValueNet.load(str(path)).info["written_by"] == back.info["written_by"]
+    # Files older than 0.2.0 have none.
+    shipped = ROOT / "models" / "nardy-fit-5.pt"
+    assert nardy.ValueNet.load(str(shipped)).info["written_by"] == ""

@@ -75,9 +75,11 @@ class ValueMLP(torch.nn.Module):
 
     @property
     def num_layers(self) -> int:
+        """Weight layers: the hidden layers plus the output layer."""
         return len(self.hidden) + 1
 
     def logits(self, x: torch.Tensor) -> torch.Tensor:
+        """The output layer's raw values, [N, K] (K = 3, or 4 with draws) for encoded inputs x."""
         act = _ACTIVATIONS[self.activation]
         h = x
         for i in range(len(self.hidden)):
@@ -86,6 +88,7 @@ class ValueMLP(torch.nn.Module):
         return torch.addmm(getattr(self, f"b{n}"), h, getattr(self, f"w{n}"))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """[N, 5] columns win, win_mars, lose_mars, draw, equity, as the TorchScript forward."""
         return evaluation_head(self.logits(x))
 
     def parameter_list(self) -> list[torch.Tensor]:

@@ -101,6 +101,48 @@ TEST(World, AHungRankMakesTheOthersFailWithinTheTimeout) {
   EXPECT_LT(waited, 30);
 }
 
+TEST(World, RanksStartedWithOtherArgumentsAreRefusedNamingTheArgument) {
+  // Rank 1 was started with --games 8 where rank 0 has --games 4: every rank stops.
+  const auto messages = on_local_ranks<std::string>(
+      3,
+      [](World& w) -> std::string {
+        std::vector<std::string> args = {"eval", "heuristic", "random", "--games", "4"};
+        if (w.rank() == 1) args[4] = "8";
+        try {
+          require_same_command(w, args);
+          return "agreed";
+        } catch (const Error& e) {
+          return e.what();
+        }
+      },
+      30);
+  for (const std::string& m : messages) {
+    EXPECT_NE(m.find("rank 1 runs another command than rank 0: argument 5 is '8' there and '4'"),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find("`eval heuristic random --games 4`"), std::string::npos) << m;
+  }
+  // One argument fewer is named as well; the same arguments agree.
+  const auto shorter = on_local_ranks<std::string>(2, [](World& w) -> std::string {
+    std::vector<std::string> args = {"eval", "a", "b", "--seed", "3"};
+    if (w.rank() == 1) args.pop_back();
+    try {
+      require_same_command(w, args);
+      return "agreed";
+    } catch (const Error& e) {
+      return e.what();
+    }
+  });
+  EXPECT_NE(shorter[0].find("argument 5 is nothing there and '3' on rank 0"), std::string::npos)
+      << shorter[0];
+  const auto same = on_local_ranks<std::string>(2, [](World& w) -> std::string {
+    require_same_command(w, {"eval", "a", "b"});
+    return "agreed";
+  });
+  EXPECT_EQ(same, (std::vector<std::string>{"agreed", "agreed"}));
+  EXPECT_NO_THROW(require_same_command(single_process_world(), {"anything"}));
+}
+
 struct EnvGuard {
   explicit EnvGuard(std::vector<std::pair<const char*, const char*>> vars) {
     for (const char* n :

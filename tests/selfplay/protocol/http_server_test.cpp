@@ -1,5 +1,6 @@
 // `nardy serve`'s HTTP server on a real localhost socket: answers, JSON errors for requests the
-// HTTP library rejects, and a bounded burst of malformed requests that it survives.
+// HTTP library rejects, a bounded burst of malformed requests that it survives, Range headers,
+// slow clients that neither block others nor stay forever, and concurrent clients.
 #include "selfplay/protocol/http_server.h"
 
 #include <arpa/inet.h>
@@ -9,8 +10,13 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/error.h"
 
@@ -133,6 +139,112 @@ TEST_F(HttpServerTest, SurvivesABurstOfMalformedRequests) {
   const std::string after = get(server->port(), kLegalStart);
   EXPECT_EQ(after.rfind("HTTP/1.1 200", 0), 0u) << after;
   EXPECT_NE(after.find("24/13"), std::string::npos);
+}
+
+TEST_F(HttpServerTest, RangeHeadersAreIgnoredOrAnsweredAsJson) {
+  for (const char* range : {"bytes=100000-", "bytes=0-4", "bytes=-1", "bytes=0-1,9-"}) {
+    const std::string r =
+        round_trip(server->port(),
+                   "GET " + kLegalStart +
+                       " HTTP/1.1\r\nHost: x\r\nConnection: close\r\nRange: " + range + "\r\n\r\n");
+    EXPECT_EQ(r.rfind("HTTP/1.1 200", 0), 0u) << range << ": " << r;
+    EXPECT_NE(r.find("\"notation\":\"24/13\""), std::string::npos) << range << ": " << r;
+  }
+  // A Range header cpp-httplib cannot parse is refused before the API sees it: JSON as well.
+  for (const char* range : {"bytes=zz", "bytes=5-2"}) {
+    const std::string bad = round_trip(server->port(),
+                                       "GET /api/legal HTTP/1.1\r\nHost: x\r\nConnection: "
+                                       "close\r\nRange: " +
+                                           std::string(range) + "\r\n\r\n");
+    EXPECT_EQ(bad.rfind("HTTP/1.1 416", 0), 0u) << bad;
+    EXPECT_NE(bad.find("{\"error\":\"malformed Range header"), std::string::npos) << bad;
+  }
+}
+
+// A client that sends `request` one byte every `gap`, from its own thread; closed() tells when
+// the server has closed the connection.
+class SlowClient {
+ public:
+  SlowClient(int port, std::string request, std::chrono::milliseconds gap) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+    thread_ = std::thread([this, request, gap] {
+      for (char c : request) {
+        if (stop_ || ::send(fd_, &c, 1, MSG_NOSIGNAL) != 1) break;
+        std::this_thread::sleep_for(gap);
+      }
+      // Wait for the server's verdict (an answer or a close).
+      char buf[512];
+      timeval tv{0, 100000};
+      ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+      while (!stop_) {
+        const ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) break;
+      }
+      closed_ = true;
+    });
+  }
+  ~SlowClient() {
+    stop_ = true;
+    thread_.join();
+    ::close(fd_);
+  }
+  bool connected() const { return connected_; }
+  bool closed() const { return closed_; }
+
+ private:
+  int fd_ = -1;
+  bool connected_ = false;
+  std::atomic<bool> stop_{false}, closed_{false};
+  std::thread thread_;
+};
+
+TEST(HttpServer, SlowClientsNeitherStarveOthersNorStayForever) {
+  HttpApi api{HttpApiOptions{}};
+  HttpServerOptions o{"127.0.0.1", 0};
+  o.request_deadline = std::chrono::milliseconds(1500);
+  HttpServer server(api, o);
+  std::thread run([&] { server.run(); });
+  {
+    // Twelve clients trickling their headers (more than cpp-httplib's 8 default workers).
+    std::vector<std::unique_ptr<SlowClient>> slow;
+    for (int i = 0; i < 12; ++i)
+      slow.push_back(std::make_unique<SlowClient>(
+          server.port(), "GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: yes\r\n\r\n",
+          std::chrono::milliseconds(200)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    for (int i = 0; i < 5; ++i) {  // others are served meanwhile
+      const std::string r = get(server.port(), kLegalStart);
+      EXPECT_EQ(r.rfind("HTTP/1.1 200", 0), 0u) << r;
+    }
+    int open = 0;
+    for (const auto& c : slow) open += c->connected() && !c->closed();
+    EXPECT_EQ(open, 12) << "the slow clients should still be sending";
+    // The request deadline cuts them off long before their 45 bytes would have arrived (9 s).
+    const auto start = std::chrono::steady_clock::now();
+    for (const auto& c : slow)
+      while (!c->closed() && std::chrono::steady_clock::now() - start < std::chrono::seconds(6))
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    for (const auto& c : slow) EXPECT_TRUE(c->closed());
+  }
+  server.stop();
+  run.join();
+}
+
+TEST_F(HttpServerTest, ConcurrentClientsAreAllAnswered) {
+  std::atomic<int> ok{0};
+  std::vector<std::thread> clients;
+  for (int t = 0; t < 16; ++t)
+    clients.emplace_back([&] {
+      for (int i = 0; i < 25; ++i)
+        ok += get(server->port(), kLegalStart).rfind("HTTP/1.1 200", 0) == 0;
+    });
+  for (auto& c : clients) c.join();
+  EXPECT_EQ(ok.load(), 16 * 25);
 }
 
 TEST(HttpServer, ABusyPortIsAnError) {

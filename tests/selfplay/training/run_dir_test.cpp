@@ -204,5 +204,38 @@ TEST(RunDirPaths, DamagedStateJsonIsNamedPrintably) {
       << cut;
 }
 
+TEST(RunDirPaths, OutOfRangeStateValuesAreRefusedNamingTheKey) {
+  RunState good;
+  good.games_done = 500;
+  good.positions = 7000;
+  good.elapsed_s = 3;
+  good.checkpoint = RunDir::checkpoint_name(500);
+  good.best_games = 400;
+  good.best_score = 0.5;
+  EXPECT_EQ(RunState::from_json(good.to_json(), "s").best_games, 400);
+  // Each mutant of the good state, and the key its error must name.
+  const std::vector<std::pair<std::string, std::string>> mutants = {
+      {R"("positions": 7000)", R"("positions": -1)"},
+      {R"("best_games": 400)", R"("best_games": 1e30)"},
+      {R"("best_games": 400)", R"("best_games": 501)"},
+      {R"("games_done": 500)", R"("games_done": 5.5)"},
+      {R"("elapsed_s": 3.0)", R"("elapsed_s": -2.0)"},
+      {R"("best_score": 0.5)", R"("best_score": null)"},
+      {R"("world_size": 1)", R"("world_size": 0)"},
+      {R"("checkpoint": "ckpt-500.pt")", R"("checkpoint": "../../etc/passwd")"},
+  };
+  const std::string text = good.to_json();
+  for (const auto& [from, to] : mutants) {
+    std::string bad = text;
+    const size_t at = bad.find(from);
+    ASSERT_NE(at, std::string::npos) << from << " in " << text;
+    bad.replace(at, from.size(), to);
+    const std::string key = from.substr(1, from.find('"', 1) - 1);
+    const std::string msg = error_of([&] { RunState::from_json(bad, "runs/r/state.json"); });
+    EXPECT_EQ(msg.rfind("runs/r/state.json: damaged run state", 0), 0u) << to << ": " << msg;
+    EXPECT_NE(msg.find(key), std::string::npos) << to << ": " << msg;
+  }
+}
+
 }  // namespace
 }  // namespace nardy
