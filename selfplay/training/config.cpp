@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <type_traits>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -619,7 +620,8 @@ void apply_overrides(TrainConfig& c, const std::vector<std::string>& assignments
 
 TrainConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
   // An ifstream opens a directory and reads nothing from it: that was the default config.
-  if (is_directory_path("config", path))
+  std::error_code not_checked;  // e.g. a name too long: the open below names the reason
+  if (std::filesystem::is_directory(path, not_checked))
     throw Error(source_name(path) + ": cannot open the file: it is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
