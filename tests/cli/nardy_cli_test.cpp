@@ -17,52 +17,16 @@
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "core/pos_text.h"
+#include "tests/support/cli_run.h"
 #include "tests/support/position_sampler.h"
 
 namespace nardy::testing {
 namespace {
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Runs the tool with the given arguments (each quoted for the shell) and `input` on stdin.
+// Runs the tool with the given arguments and `input` on stdin.
 CliRun run_nardy(const std::vector<std::string>& args, const std::string& input = "") {
 #ifdef NARDY_CLI_PATH
-  char out_path[] = "/tmp/nardy_cli_out_XXXXXX";
-  char err_path[] = "/tmp/nardy_cli_err_XXXXXX";
-  char in_path[] = "/tmp/nardy_cli_in_XXXXXX";
-  int fo = mkstemp(out_path), fe = mkstemp(err_path), fi = mkstemp(in_path);
-  close(fo);
-  close(fe);
-  close(fi);
-  std::ofstream(in_path, std::ios::binary) << input;
-  std::string cmd = quote(NARDY_CLI_PATH);
-  for (const std::string& a : args) cmd += " " + quote(a);
-  cmd += " >" + std::string(out_path) + " 2>" + std::string(err_path) + " <" + in_path;
-  int status = std::system(cmd.c_str());
-  CliRun r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(out_path);
-  r.err = slurp(err_path);
-  std::remove(out_path);
-  std::remove(err_path);
-  std::remove(in_path);
-  return r;
+  return run_program(NARDY_CLI_PATH, args, input);
 #else
   (void)args;
   (void)input;

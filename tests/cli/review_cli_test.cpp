@@ -11,36 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/cli_run.h"
 #include "tests/support/temp_dir.h"
 
 namespace nardy::testing {
 namespace {
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-CliRun run_nardy(const TempDir& dir, const std::vector<std::string>& args) {
-  std::string cmd = shell_quote(NARDY_CLI_PATH);
-  for (const std::string& a : args) cmd += " " + shell_quote(a);
-  const std::string out = dir.file("stdout"), err = dir.file("stderr");
-  cmd += " >" + shell_quote(out) + " 2>" + shell_quote(err) + " </dev/null";
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+CliRun run_nardy(const TempDir&, const std::vector<std::string>& args) {
+  return run_program(NARDY_CLI_PATH, args);
 }
 
 #ifdef NARDY_CLI_FULL
