@@ -44,11 +44,15 @@ ReviewInput review_input_arg(const py::handle& h) {
 
 Review review(const py::object& record, const py::object& agent, const py::object& ply,
               int64_t trials, int threads, const py::int_& seed, int alternatives,
-              const py::object& thresholds, bool luck) {
+              const py::object& thresholds, bool luck, const py::object& rollouts) {
   const ReviewInput input = review_input_arg(record);
   ReviewOptions o;
   if (!ply.is_none()) o.ply = ply.cast<int>();
   o.rollout_trials = trials;
+  if (!rollouts.is_none()) {
+    o.rollouts = true;
+    o.rollout_trials = rollouts.cast<int64_t>();
+  }
   o.threads = threads;
   o.seed = seed_arg(seed);
   o.alternatives = alternatives;
@@ -232,10 +236,12 @@ void bind_review(py::module_& m) {
   m.def("review", &review, py::arg("record"), py::arg("agent") = "default",
         py::arg("ply") = py::none(), py::arg("trials") = 360, py::arg("threads") = 1,
         py::arg("seed") = 1, py::arg("alternatives") = 5, py::arg("thresholds") = py::none(),
-        py::arg("luck") = true,
+        py::arg("luck") = true, py::arg("rollouts") = py::none(),
         "Reviews a game or match record as `nardy review RECORD --agent SPEC` does: every turn\n"
         "against the best move (error, mark, luck), summaries per player and phase. `record` is\n"
-        "a Game, record text or a path. Returns a Review (to_text, to_json, to_dict, to_html).\n"
+        "a Game, record text or a path. `rollouts=N` rolls every move out N times instead of\n"
+        "searching (net agents too; excludes `ply`), as `--rollouts N`.\n"
+        "Returns a Review (to_text, to_json, to_dict, to_html).\n"
         "GIL released; Ctrl-C stops it.");
 }
 

@@ -1,4 +1,4 @@
-// `nardy review RECORD [--agent SPEC] [--ply N] [--trials N] [--json FILE] [--html FILE]`: every
+// `nardy review RECORD [--agent SPEC] [--ply N | --rollouts N] [--trials N] [--json FILE] [--html FILE]`: every
 // turn of a game or match record scored against the best move (selfplay/evaluation/review.h).
 #include <iostream>
 
@@ -15,6 +15,7 @@ void add_review_command(CLI::App& app) {
     std::string record, agent, json, html;
     int ply = -1;
     int64_t trials = 360;
+    int64_t rollouts = 0;
     int threads = 1;
     int alternatives = 5;
     uint64_t seed = 1;
@@ -33,8 +34,14 @@ void add_review_command(CLI::App& app) {
                   "the .mat file's rules)")
       ->required();
   add_agent_option(*cmd, a->agent, "The reviewing agent");
-  cmd->add_option("--ply", a->ply, "Search depth of a net agent's analysis (default: its own ply)")
-      ->check(CLI::Range(0, 4));
+  auto* ply = cmd->add_option("--ply", a->ply,
+                              "Search depth of a net agent's analysis (default: its own ply)")
+                  ->check(CLI::Range(0, 4));
+  cmd->add_option("--rollouts", a->rollouts,
+                  "Roll out every move N times instead (net agents too; the agent plays both "
+                  "sides)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 32))
+      ->excludes(ply);
   cmd->add_option("--trials", a->trials,
                   "Rollout trials per move for agents without a net (random, heuristic)")
       ->capture_default_str()
@@ -65,7 +72,8 @@ void add_review_command(CLI::App& app) {
         read_review_input(text, "review: record " + quote_path(a->record), rules_from(a->rules));
     ReviewOptions o;
     if (a->ply >= 0) o.ply = a->ply;
-    o.rollout_trials = a->trials;
+    o.rollout_trials = a->rollouts > 0 ? a->rollouts : a->trials;
+    o.rollouts = a->rollouts > 0;
     o.threads = a->threads;
     o.seed = a->seed;
     o.alternatives = a->alternatives;

@@ -124,11 +124,13 @@ Analysis analyze_moves(const Position& pos, Dice dice, const AgentMaker& make,
     if (*options.ply < 0 || *options.ply > 4)
       throw Error("analyze: ply must be 0..4 (got " + std::to_string(*options.ply) + ")");
   }
+  if (options.ply && options.rollouts)
+    throw Error("analyze: a search depth (ply) and rollouts exclude each other");
   MoveList moves = legal_moves(pos, dice, options.rules);
   sort_by_position(moves);
   Analysis a;
   a.agent_spec = agent->spec();
-  if (net)
+  if (net && !options.rollouts)
     search_analysis(pos, moves, *net, options, a);
   else
     rollout_analysis(pos, dice, moves, *agent, make, options, a);

@@ -33,6 +33,9 @@ struct AnalysisOptions {
   uint64_t seed = 1;
   // ---- Extensions ----
   std::optional<int> ply;  // net agents: search depth 0..4 instead of the agent's own
+  // Net agents too: every move rolled out (rollout_trials trials, the agent playing both sides)
+  // instead of searched. Excludes `ply`.
+  bool rollouts = false;
   // Polled before every evaluator batch and every rollout move (selfplay/search/stop.h); once it
   // returns true the analysis throws Stopped.
   ShouldStop should_stop;

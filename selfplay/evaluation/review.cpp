@@ -258,6 +258,7 @@ Review review_games(const ReviewInput& input, const AgentMaker& make,
     ao.threads = 1;
     ao.seed = seed_base ^ (static_cast<uint64_t>(j) * 0xD1B54A32D192ED03ull);
     ao.ply = options.ply;
+    ao.rollouts = options.rollouts;
     ao.should_stop = options.should_stop;
     const Analysis a = analyze_moves(turn.before, turn.dice, make, ao);
     methods[static_cast<size_t>(j)] = a.method;

@@ -79,7 +79,8 @@ const char* rating_band(double rating);
 
 struct ReviewOptions {
   std::optional<int> ply;        // net agents: the analysis' search depth (0..4) instead of its own
-  int64_t rollout_trials = 360;  // agents without a net: rollout trials per move (>= 1)
+  int64_t rollout_trials = 360;  // agents without a net, or `rollouts`: trials per move (>= 1)
+  bool rollouts = false;         // net agents too: every move rolled out (excludes `ply`)
   int threads = 1;               // turns analysed at once (>= 1); the result does not depend on it
   uint64_t seed = 1;
   int alternatives = 5;  // the best results kept per turn (>= 1; the played one is kept too)

@@ -120,3 +120,11 @@ def test_the_review_plot(own_game):
     assert marked == sum(1 for t in r.turns if t.mark) > 0
     # The running error of the first player ends at its total.
     assert bottom.lines[0].get_ydata()[-1] == pytest.approx(r.players[0].all.total_error)
+
+
+def test_rollouts_value_every_move_by_rollouts_for_a_net_agent():
+    r = nardy.review("nardy-record 1\n6-5 24/13\n3-1 12/9 9/8\n", rollouts=4)
+    d = r.to_dict()
+    assert "rollouts (4 trials per move" in d["method"], d["method"]
+    with pytest.raises(nardy.NardyError, match="exclude each other"):
+        nardy.review("nardy-record 1\n6-5 24/13\n", rollouts=4, ply=1)

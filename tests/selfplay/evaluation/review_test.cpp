@@ -316,5 +316,44 @@ TEST(Review, AgentsWithoutANetRollTheMovesOutAndMeasureNoLuck) {
   EXPECT_NO_THROW((void)nlohmann::json::parse(r.to_json()));
 }
 
+TEST(Review, RolloutsValueANetAgentsMovesAsAnalysisRolloutsDo) {
+  // --rollouts N: every move of a net agent rolled out, the same figures analyze_moves gives
+  // with rollouts; and a ply with rollouts is refused.
+  const ReviewInput one = read_review_input("nardy-record 1\n6-5 24/13\n3-1 12/9 9/8\n");
+  ReviewOptions o;
+  o.rollouts = true;
+  o.rollout_trials = 6;
+  const std::string spec = model_spec();
+  const Review r = review_games(one, spec, o);
+  EXPECT_NE(r.method.find("rollouts (6 trials per move"), std::string::npos) << r.method;
+  const TurnReview& t = r.games[0].turns[1];
+  EXPECT_EQ(t.played.ply, -1);
+  EXPECT_FALSE(std::isnan(t.luck));  // the luck still comes from the net's values
+  EXPECT_EQ(t.best.ply, -1);
+  EXPECT_DOUBLE_EQ(t.error, std::max(0.0, t.best.equity - t.played.equity));
+  // analyze_moves with rollouts: rolled out for a net agent as well, all legal results.
+  AnalysisOptions ao = analysis_options(Rules{});
+  ao.rollouts = true;
+  ao.rollout_trials = 6;
+  const Analysis searched = analyze_moves(t.before, t.dice, spec, analysis_options(Rules{}));
+  EXPECT_EQ(static_cast<int>(searched.moves.size()), t.legal);
+  EXPECT_GE(t.error, 0);
+  o.ply = 1;
+  EXPECT_NE(error_of([&] { review_games(one, spec, o); }).find("exclude each other"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              analyze_moves(t.before, t.dice, spec, [&] {
+                AnalysisOptions bad = ao;
+                bad.ply = 2;
+                return bad;
+              }());
+            }).find("exclude each other"),
+            std::string::npos);
+  const Analysis rolled = analyze_moves(t.before, t.dice, spec, ao);
+  EXPECT_NE(rolled.method.find("rollouts"), std::string::npos);
+  EXPECT_EQ(rolled.moves.size(), searched.moves.size());
+  for (const MoveAnalysis& m : rolled.moves) EXPECT_EQ(m.ply, -1);
+}
+
 }  // namespace
 }  // namespace nardy
