@@ -1,5 +1,6 @@
 // `nardy review RECORD [--agent SPEC] [--ply N | --rollouts N] [--trials N] [--json FILE]
-// [--html FILE]`: every turn of a game or match record scored against the best move (selfplay/evaluation/review.h).
+// [--html FILE]`: every turn of a game or match record scored against the best move
+// (selfplay/evaluation/review.h).
 #include <iostream>
 
 #include "cli/command.h"
