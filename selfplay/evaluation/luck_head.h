@@ -14,7 +14,8 @@
 // agent and rules: only how much variance it removes depends on the fit. A turn costs one
 // forward of the network (sparse first layer, dense further layers, and the 4 outputs of the
 // roll played) on the fast kernels (nn/fast_kernels.h): a 0-ply trial costs 1.65x a plain one
-// with the shipped 256-256 head (docs/evaluation.md, "Luck heads"), against ~20x for the exact measure.
+// with the shipped 256-256 head (docs/evaluation.md, "Luck heads"), against ~20x for the exact
+// measure.
 //
 // Fitting (fit_luck_head): self-play games from the start of a 0-ply agent of a value net (the
 // teacher) with Gaussian noise on its choices (diverse positions); at every turn of a game that

@@ -534,7 +534,8 @@ TEST(DataFileMutants, BenchmarkSetWithANonFiniteFigureIsRefused) {
   write_bytes(path, text);
   ASSERT_NO_THROW(read_benchmark(path));
   for (int f = 1; f < 5; ++f)
-    for (const char* bad : {"nan", "NaN", "inf", "-inf", "1e999", "-1e999", "0x1p9999", "0.5junk"}) {
+    for (const char* bad :
+         {"nan", "NaN", "inf", "-inf", "1e999", "-1e999", "0x1p9999", "0.5junk"}) {
       std::string b = text;
       const size_t end = b.find(' ', field_at[f]);
       b.replace(field_at[f], end - field_at[f], bad);
