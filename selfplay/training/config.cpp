@@ -7,12 +7,12 @@
 #include <cstdio>
 #include <type_traits>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/file_error.h"
 #include "core/printable.h"
 #include "nn/encoder.h"
@@ -620,9 +620,7 @@ void apply_overrides(TrainConfig& c, const std::vector<std::string>& assignments
 
 TrainConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
   // An ifstream opens a directory and reads nothing from it: that was the default config.
-  std::error_code not_checked;  // e.g. a name too long: the open below names the reason
-  if (std::filesystem::is_directory(path, not_checked))
-    throw Error(source_name(path) + ": cannot open the file: it is a directory, not a file");
+  require_not_directory("config", path);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     const std::string reason = open_failure_reason();
