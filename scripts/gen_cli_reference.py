@@ -17,12 +17,14 @@ script writes.
 """
 
 import argparse
-import difflib
 import os
 import pathlib
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from generated_file import write_or_check  # noqa: E402
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 OUT = REPO / "docs" / "cli.md"
@@ -186,18 +188,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     text = generate(pathlib.Path(args.nardy))
     out = pathlib.Path(args.out)
-    if args.check:
-        old = out.read_text() if out.exists() else ""
-        if old != text:
-            sys.stdout.writelines(difflib.unified_diff(
-                old.splitlines(True), text.splitlines(True), str(out), "generated"))
-            print(f"\n{out} is stale: run /usr/bin/python3 scripts/gen_cli_reference.py",
-                  file=sys.stderr)
-            return 1
-        return 0
-    out.write_text(text)
-    print(f"wrote {out}")
-    return 0
+    return write_or_check(out, text, args.check, "/usr/bin/python3 scripts/gen_cli_reference.py")
 
 
 if __name__ == "__main__":

@@ -17,12 +17,14 @@ differs from what this script writes.
 """
 
 import argparse
-import difflib
 import importlib
 import inspect
 import pathlib
 import re
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from generated_file import write_or_check  # noqa: E402
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 OUT = REPO / "docs" / "python-api.md"
@@ -234,18 +236,8 @@ def main(argv=None):
         print("\n".join(missing) if missing else "every public name has a docstring")
         return 0
     out = pathlib.Path(args.out)
-    if args.check:
-        old = out.read_text() if out.exists() else ""
-        if old != text:
-            sys.stdout.writelines(difflib.unified_diff(
-                old.splitlines(True), text.splitlines(True), str(out), "generated"))
-            print(f"\n{out} is stale: run PYTHONPATH=build/python /usr/bin/python3 "
-                  "scripts/gen_python_reference.py", file=sys.stderr)
-            return 1
-        return 0
-    out.write_text(text)
-    print(f"wrote {out}")
-    return 0
+    return write_or_check(out, text, args.check,
+                          "PYTHONPATH=build/python /usr/bin/python3 scripts/gen_python_reference.py")
 
 
 if __name__ == "__main__":
