@@ -22,7 +22,9 @@
 #include "bindings/interrupt.h"
 #include "core/error.h"
 #include "selfplay/training/config.h"
+#include "selfplay/search/agent_kinds.h"
 #include "selfplay/search/net_agent.h"
+#include "selfplay/training/generations.h"
 #include "selfplay/training/progress.h"
 #include "selfplay/training/run_dir.h"
 #include "selfplay/training/td_trainer.h"
@@ -328,6 +330,74 @@ void bind_train(py::module_& m) {
       py::arg("verbose") = false,
       "Continues the run in `run_dir` from its latest checkpoint (as `nardy train --resume`);\n"
       "`overrides` may change anything but the net and the rules (e.g. {'train.games': 20000}).");
+  m.def(
+      "run_generations",
+      [](const py::object& config, const py::object& overrides, const py::object& start,
+         const py::object& callback, bool verbose) {
+        const TrainConfig c = config_arg(config, overrides);
+        if (c.generations.count < 1)
+          throw Error(
+              "run_generations: generations.count is 0 (set it, e.g. "
+              "{'generations.count': 2})");
+        const std::string run = c.run_path();
+        std::string from;
+        if (!start.is_none()) {
+          from = py::str(start);
+        } else if (!c.generations.init.empty()) {
+          const std::string& init = c.generations.init;
+          from =
+              init == "default" || init.starts_with("model:") ? net_agent_spec(init)->path : init;
+        } else {
+          from = run + "/latest.pt";  // the TD stage nardy.train() ran in the same directory
+        }
+        if (!holds_generations(run)) {
+          std::filesystem::create_directories(run);
+          write_file_atomic(run + "/config.yaml", to_yaml(c));
+        }
+        Interrupt interrupt;
+        PyObject* cb = callback.is_none() ? nullptr : callback.ptr();
+        GenerationsCallbacks callbacks;
+        callbacks.stop = interrupt.flag();
+        callbacks.on_line = [&](const std::string& line, bool final) {
+          py::gil_scoped_acquire gil;
+          if (!interrupt.stopped()) {
+            try {
+              if (verbose && final) py::print(line, py::arg("flush") = true);
+              if (cb) {
+                py::handle fn(cb);
+                fn(line, final);
+              }
+            } catch (py::error_already_set& e) {
+              e.restore();
+              interrupt.store_python_error();
+            }
+          }
+          if (!interrupt.stopped()) interrupt.check_signals_with_gil();
+        };
+        GenerationsResult r;
+        {
+          py::gil_scoped_release nogil;
+          r = run_generations(c, run, from, callbacks);
+        }
+        interrupt.raise_pending();
+        py::dict out;
+        out["run_dir"] = run;
+        out["generations_done"] = r.generations_done;
+        out["promoted"] = r.promoted;
+        out["current"] = r.current;
+        out["stopped"] = r.stopped;
+        return out;
+      },
+      py::arg("config"), py::arg("overrides") = py::none(), py::arg("start") = py::none(),
+      py::arg("callback") = py::none(), py::arg("verbose") = false,
+      "Runs the generations of `config` (play -> label -> fit -> gate, generations.count of them;\n"
+      "selfplay/training/generations.h) in <run.dir>/<run.name>, as `nardy train` does after its\n"
+      "TD stage: from `start` (a checkpoint), else generations.init, else the latest.pt of a TD\n"
+      "run nardy.train() left in that directory. Called again with the same config it continues\n"
+      "where it stopped. callback(line, final) gets the progress lines; verbose=True prints each\n"
+      "stage's last line. Ctrl-C stops at the stage's next checkpoint, then raises. Returns\n"
+      "{'run_dir', 'generations_done', 'promoted', 'current', 'stopped'}; the per-generation\n"
+      "rows are nardy.read_generations(run_dir), drawn by nardy.plots.generations(run_dir).");
 }
 
 }  // namespace nardy::py_bind

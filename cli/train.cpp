@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -11,7 +12,9 @@
 #include "core/file_error.h"
 #include "cli/command.h"
 #include "selfplay/tables/bearoff_table.h"
+#include "selfplay/search/agent_kinds.h"
 #include "selfplay/training/config.h"
+#include "selfplay/training/generations.h"
 #include "selfplay/training/progress.h"
 #include "selfplay/training/run_dir.h"
 #include "selfplay/training/td_trainer.h"
@@ -37,52 +40,10 @@ struct TrainArgs {
   bool keys = false;
 };
 
-void run_train(const TrainArgs& a) {
-  if (a.keys) {  // the table configs/README.md shows
-    std::fputs(config_keys_markdown().c_str(), stdout);
-    return;
-  }
-  if (a.config.empty() == a.resume.empty())
-    throw Error("train: give exactly one of --config FILE (a new run) or --resume RUN_DIR");
-  if (a.auto_resume && a.config.empty())
-    throw Error("train: --auto-resume goes with --config (it resumes that config's run)");
+// The TD(lambda) stage: a new run of `config` in run_dir, or the continuation of resume_dir.
+TrainResult run_td_stage(const TrainConfig& config, const std::string& run_dir,
+                         const std::string& resume_dir, const TrainArgs& a) {
   World& world = process_world();
-  if (!world.is_root()) {
-    // Rank 0 reads the config and the run directory and sends this rank the start
-    // (selfplay/training/td_trainer.h); this rank needs neither and prints nothing.
-    TrainCallbacks quiet;
-    quiet.stop = &g_stop;  // a stop is agreed on by all ranks at the next round end
-    g_stop = false;
-    auto previous_int = std::signal(SIGINT, on_interrupt);
-    auto previous_term = std::signal(SIGTERM, on_interrupt);
-    try {
-      train(TrainConfig{}, quiet, &world);
-    } catch (...) {
-      std::signal(SIGINT, previous_int);
-      std::signal(SIGTERM, previous_term);
-      throw;
-    }
-    std::signal(SIGINT, previous_int);
-    std::signal(SIGTERM, previous_term);
-    return;
-  }
-  TrainConfig config;
-  std::string run_dir;
-  std::string resume_dir = a.resume;
-  if (!a.config.empty()) {
-    config = load_config(a.config, a.overrides);
-    run_dir = config.run_path();
-    if (a.auto_resume && path_exists("run directory", run_dir + "/state.json")) {
-      resume_dir = run_dir;
-      config = load_config(RunDir::open(run_dir).config_path());
-      apply_overrides(config, a.overrides, run_dir + "/config.yaml");
-    }
-  } else {
-    run_dir = a.resume;
-    TrainConfig c = load_config(RunDir::open_for_resume(a.resume).config_path());
-    apply_overrides(c, a.overrides, a.resume + "/config.yaml");
-    config = c;
-  }
   const bool live = config.log.progress && isatty(STDOUT_FILENO);
   std::printf(
       "nardy train: run %s, %lld games, net %s %s, %d thread%s\n", run_dir.c_str(),
@@ -146,6 +107,138 @@ void run_train(const TrainArgs& a) {
   std::signal(SIGINT, previous_int);
   std::signal(SIGTERM, previous_term);
   std::printf("%s\n", format_summary(result, config.best_opponent()).c_str());
+  return result;
+}
+
+// The net generations.init names: a checkpoint path, model:NAME or default.
+std::string init_net_path(const std::string& init) {
+  if (init == "default" || init.starts_with("model:")) return net_agent_spec(init)->path;
+  return init;
+}
+
+// The generations (selfplay/training/generations.h) after the TD stage or from generations.init.
+void run_generations_stage(const TrainConfig& config, const std::string& run_dir,
+                           const TrainArgs& a) {
+  // The start (ignored when the run holds generations already): the TD stage's net or the init.
+  const std::string start = config.generations.init.empty()
+                                ? run_dir + "/latest.pt"
+                                : init_net_path(config.generations.init);
+  if (!config.generations.init.empty() || !a.overrides.empty()) {
+    std::filesystem::create_directories(run_dir);
+    write_file_atomic(run_dir + "/config.yaml", to_yaml(config));
+  }
+  const bool live = config.log.progress && isatty(STDOUT_FILENO);
+  std::printf("generations: %d, in %s; from %s\n", config.generations.count, run_dir.c_str(),
+              holds_generations(run_dir) ? "where the run stopped" : start.c_str());
+  std::fflush(stdout);
+  double last_plain = -1;
+  const auto t0 = std::chrono::steady_clock::now();
+  GenerationsCallbacks callbacks;
+  callbacks.on_line = [&](const std::string& text, bool final) {
+    const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (live) {
+      std::printf(final ? "\r\033[K%s\n" : "\r\033[K%s", text.c_str());
+    } else if (final || last_plain < 0 || now - last_plain >= config.log.interval_s) {
+      last_plain = now;
+      std::printf("%s\n", text.c_str());
+    }
+    std::fflush(stdout);
+  };
+  // Ctrl-C: the stage stops at its next checkpoint (a label block, an epoch, a gate pair);
+  // a second Ctrl-C kills at once. Either way --resume continues.
+  g_stop = false;
+  callbacks.stop = &g_stop;
+  auto previous_int = std::signal(SIGINT, on_interrupt);
+  auto previous_term = std::signal(SIGTERM, on_interrupt);
+  GenerationsResult r;
+  try {
+    r = run_generations(config, run_dir, start, callbacks);
+  } catch (...) {
+    std::signal(SIGINT, previous_int);
+    std::signal(SIGTERM, previous_term);
+    if (live) std::printf("\n");
+    throw;
+  }
+  std::signal(SIGINT, previous_int);
+  std::signal(SIGTERM, previous_term);
+  if (r.stopped)
+    std::printf("stopped after %d generation%s; continue with: nardy train --resume %s\n",
+                r.generations_done, r.generations_done == 1 ? "" : "s", run_dir.c_str());
+  else
+    std::printf("generations done: %d (%d promoted); the current net is %s\n", r.generations_done,
+                r.promoted, r.current.c_str());
+}
+
+void run_train(const TrainArgs& a) {
+  if (a.keys) {  // the table configs/README.md shows
+    std::fputs(config_keys_markdown().c_str(), stdout);
+    return;
+  }
+  if (a.config.empty() == a.resume.empty())
+    throw Error("train: give exactly one of --config FILE (a new run) or --resume RUN_DIR");
+  if (a.auto_resume && a.config.empty())
+    throw Error("train: --auto-resume goes with --config (it resumes that config's run)");
+  World& world = process_world();
+  if (!world.is_root()) {
+    // Rank 0 reads the config and the run directory and sends this rank the start
+    // (selfplay/training/td_trainer.h); this rank needs neither and prints nothing.
+    TrainCallbacks quiet;
+    quiet.stop = &g_stop;  // a stop is agreed on by all ranks at the next round end
+    g_stop = false;
+    auto previous_int = std::signal(SIGINT, on_interrupt);
+    auto previous_term = std::signal(SIGTERM, on_interrupt);
+    try {
+      train(TrainConfig{}, quiet, &world);
+    } catch (...) {
+      std::signal(SIGINT, previous_int);
+      std::signal(SIGTERM, previous_term);
+      throw;
+    }
+    std::signal(SIGINT, previous_int);
+    std::signal(SIGTERM, previous_term);
+    return;
+  }
+  TrainConfig config;
+  std::string run_dir;
+  std::string resume_dir = a.resume;
+  // A run that went straight to generations (generations.init) has generations.json but no TD
+  // state: its config is read from the run directory without the TD run's checks.
+  auto resume_config = [&](const std::string& dir) {
+    TrainConfig c = load_config(
+        holds_generations(dir) ? dir + "/config.yaml" : RunDir::open_for_resume(dir).config_path());
+    apply_overrides(c, a.overrides, dir + "/config.yaml");
+    return c;
+  };
+  if (!a.config.empty()) {
+    config = load_config(a.config, a.overrides);
+    run_dir = config.run_path();
+    if (a.auto_resume &&
+        (path_exists("run directory", run_dir + "/state.json") || holds_generations(run_dir))) {
+      resume_dir = run_dir;
+      config = resume_config(run_dir);
+    }
+  } else {
+    run_dir = a.resume;
+    config = resume_config(a.resume);
+  }
+  if (resume_dir.empty() && holds_generations(run_dir))
+    throw Error("train: run directory " + quote_path(run_dir) +
+                " already holds a run: continue it with --resume " + run_dir +
+                " (or --auto-resume), or choose another run.name");
+  if (config.generations.count > 0 && world.size() > 1)
+    throw Error("train: generations.count = " + std::to_string(config.generations.count) +
+                ": the generations run on one process for now (this is " + world.description() +
+                "); train the TD stage on several ranks with generations.count=0, then the "
+                "generations with generations.init");
+  const bool td_stage = config.generations.init.empty() && !holds_generations(run_dir);
+  const bool td_done = td_stage && !resume_dir.empty() &&
+                       std::filesystem::exists(run_dir + "/state.json") &&
+                       RunDir::open(run_dir).read_state().games_done >= config.train.games;
+  if (td_stage && !td_done) {
+    const TrainResult result = run_td_stage(config, run_dir, resume_dir, a);
+    if (!result.completed || config.generations.count == 0) return;
+  }
+  if (config.generations.count > 0) run_generations_stage(config, run_dir, a);
 }
 
 }  // namespace
@@ -157,7 +250,10 @@ void add_train_command(CLI::App& app) {
       "TD(lambda) self-play training from a YAML config (see configs/README.md).\n"
       "Writes <run.dir>/<run.name>/: config.yaml, ckpt-<games>.pt, latest.pt, best.pt, "
       "metrics.jsonl,\n"
-      "state.json. Ctrl-C writes a checkpoint and exits; --resume continues where it stopped.");
+      "state.json. With generations.count > 0 (configs/strong.yaml), then generations of\n"
+      "label -> fit -> gate from the TD net (or generations.init): gen-NNN/, current.pt,\n"
+      "generations.json. Ctrl-C stops at the next checkpoint; --resume continues where it "
+      "stopped.");
   cmd->add_option("--config", a->config, "YAML config file of a new run")->type_name("FILE");
   cmd->add_option(
          "--set", a->overrides,

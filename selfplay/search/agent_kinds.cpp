@@ -1,5 +1,8 @@
 #include "selfplay/search/agent_kinds.h"
 
+#include <cstdio>
+#include <mutex>
+#include <set>
 #include <string>
 
 #include "core/error.h"
@@ -48,6 +51,43 @@ AgentMaker checked_agent_maker(const std::string& spec, const Rules& rules) {
   return [spec, rules] { return make_agent(spec, rules); };
 }
 
+std::string rules_difference(const std::string& trained, const Rules& played) {
+  if (trained.empty()) return "";  // a checkpoint that does not say
+  Rules t;
+  try {
+    t = Rules::parse(trained);
+  } catch (const Error&) {
+    return "";  // rules of a newer nardy: the loader already accepted the file
+  }
+  std::string diff;
+  for (const std::string& key : Rules::keys()) {
+    if (key == "next_game_starter") continue;  // who starts the next game: not the net's business
+    if (t.get(key) != played.get(key))
+      diff += (diff.empty() ? "" : ", ") + key + "=" + played.get(key) + " (trained for " +
+              t.get(key) + ")";
+  }
+  return diff;
+}
+
+namespace {
+
+// Once per checkpoint and rules in a process: agents are made per thread and per game.
+void warn_other_rules(const ValueNet& net, const std::string& path, std::string_view spec,
+                      const Rules& rules) {
+  const std::string diff = rules_difference(net.info().rules, rules);
+  if (diff.empty()) return;
+  static std::mutex mu;
+  static std::set<std::string> warned;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!warned.insert(path + "\n" + rules.to_string()).second) return;
+  std::fprintf(stderr,
+               "warning: agent '%.*s' plays under rules it was not trained for: %s; its values "
+               "may be off (train a net for these rules: docs/training.md)\n",
+               static_cast<int>(spec.size()), spec.data(), diff.c_str());
+}
+
+}  // namespace
+
 std::unique_ptr<Agent> make_agent(std::string_view spec, const Rules& rules) {
   if (auto basic = make_basic_agent(spec)) return basic;
   if (auto net_spec = net_agent_spec(spec)) {
@@ -58,6 +98,7 @@ std::unique_ptr<Agent> make_agent(std::string_view spec, const Rules& rules) {
         throw Error("agent " + quote(spec) + ": " + e.what());
       }
     }();
+    warn_other_rules(net, net_spec->path, spec, rules);
     return make_net_agent(net, net_spec->options, rules, std::string(spec));
   }
   throw unknown_agent_kind(spec);

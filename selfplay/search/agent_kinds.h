@@ -24,7 +24,9 @@
 namespace nardy {
 
 // Creates an agent from its spec for the given rules. Throws Error naming the spec on an
-// unknown kind, a bad option or a checkpoint that cannot be found or loaded.
+// unknown kind, a bad option or a checkpoint that cannot be found or loaded. A net trained
+// under other rules (its checkpoint's info.rules, rules_difference below) is used, with one
+// warning on stderr per checkpoint and rules in the process.
 std::unique_ptr<Agent> make_agent(std::string_view spec, const Rules& rules);
 
 // A maker of fresh agents of `spec` (one per worker thread), the spec checked here first, on
@@ -34,6 +36,12 @@ AgentMaker checked_agent_maker(const std::string& spec, const Rules& rules);
 // The specs of a comma-separated list of agents ("random,heuristic,model:nardy-td-1:noise=0.3";
 // specs hold no commas). Throws Error naming `what` and the list when an entry is empty.
 std::vector<std::string> split_agent_specs(const std::string& list, const std::string& what);
+
+// The rules in which `played` differs from `trained` (a checkpoint's CheckpointInfo::rules,
+// Rules::to_string() form) that matter to a net's values — all but next_game_starter — as
+// "head_exception=strict (trained for standard), ..."; "" when none differ or the checkpoint
+// does not say.
+std::string rules_difference(const std::string& trained, const Rules& played);
 
 // The checkpoint path and options of a spec that names a net (net:, model:, default); nullopt
 // for every other kind. Throws Error naming the spec on bad options or a model not found.

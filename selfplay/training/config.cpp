@@ -402,6 +402,134 @@ std::vector<Field> make_fields() {
         c.eval.best_by = n.IsNull() ? "" : parse_string(n);
       },
       [](const TrainConfig& c) { return scalar(c.eval.best_by); });
+  // ---- generations ----
+  add_integer(
+      "generations.count",
+      "generations (label, fit, gate) after the start, {range} (0: the TD stage alone)", 0, 10000,
+      [](auto& c) -> auto& { return c.generations.count; });
+  add(
+      "generations.init", "string",
+      "net the generations start from instead of the TD stage: a checkpoint path, "
+      "model:NAME or default ('': the TD stage's net)",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.generations.init = n.IsNull() ? "" : parse_string(n);
+      },
+      [](const TrainConfig& c) { return scalar(c.generations.init); });
+  add_integer(
+      "generations.data_window",
+      "label files of this many latest generations each fit uses, {range}", 1, 1000,
+      [](auto& c) -> auto& { return c.generations.data_window; });
+  add(
+      "generations.benchmark", "string",
+      "position benchmark file each generation's nets are scored on at 0-ply ('': none; "
+      "bench/positions/positions.txt is of the default rules)",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.generations.benchmark = n.IsNull() ? "" : parse_string(n);
+      },
+      [](const TrainConfig& c) { return scalar(c.generations.benchmark); });
+  // ---- label ----
+  add(
+      "label.sets", "string list",
+      "label files per generation, each 'key=value ...' over games, players, sample, explore, "
+      "candidates, top (the label.* keys are the defaults) and seed (> 0: the file's seed as "
+      "given, in every generation; else derived from run.seed); []: one file of the defaults",
+      [](TrainConfig& c, const YAML::Node& n) { c.label.sets = parse_string_list(n); },
+      [](const TrainConfig& c) { return flow_list(c.label.sets); });
+  add_integer(
+      "label.games", "games per label file, {range}", 1, 100'000'000,
+      [](auto& c) -> auto& { return c.label.games; });
+  add(
+      "label.players", "string",
+      "agent spec(s) playing the games, comma-separated (each game's sides drawn from the list); "
+      "current[:options] is the current net",
+      [](TrainConfig& c, const YAML::Node& n) { c.label.players = parse_string(n); },
+      [](const TrainConfig& c) { return scalar(c.label.players); });
+  add_number(
+      "label.sample", "probability of keeping a position, {range}", 0, 1, true,
+      [](auto& c) -> auto& { return c.label.sample; });
+  add_number(
+      "label.explore", "probability of a random move per turn, {range}", 0, 1, false,
+      [](auto& c) -> auto& { return c.label.explore; });
+  add_number(
+      "label.candidates", "probability per turn of also keeping a random legal result, {range}", 0,
+      1, false, [](auto& c) -> auto& { return c.label.candidates; });
+  add_integer(
+      "label.top",
+      "on the turns drawn by candidates, keep the roll's K best results (0-ply) as one sibling "
+      "group instead of one random result, {range} (0: random)",
+      0, 1000, [](auto& c) -> auto& { return c.label.top; });
+  add_integer(
+      "label.ply", "search depth of the current net giving the targets, {range}", 0, 3,
+      [](auto& c) -> auto& { return c.label.ply; });
+  add_integer(
+      "label.rollouts", "rollout trials per position instead of search, {range} (0: search)", 0,
+      1'000'000, [](auto& c) -> auto& { return c.label.rollouts; });
+  // ---- fit ----
+  add_number(
+      "fit.lr", "Adam learning rate, {range}", 0, 100, true,
+      [](auto& c) -> auto& { return c.fit.lr; });
+  add_integer(
+      "fit.batch", "positions per minibatch, {range}", 1, 1 << 20,
+      [](auto& c) -> auto& { return c.fit.batch; });
+  add_integer(
+      "fit.epochs", "most epochs, {range}", 1, 100000,
+      [](auto& c) -> auto& { return c.fit.epochs; });
+  add_integer(
+      "fit.patience", "epochs without a better held-out loss before a stop or a drop, {range}", 1,
+      100000, [](auto& c) -> auto& { return c.fit.patience; });
+  add_integer(
+      "fit.lr_drops", "plateaus met by going on at the lr times fit.lr_drop, {range}", 0, 100,
+      [](auto& c) -> auto& { return c.fit.lr_drops; });
+  add_number(
+      "fit.lr_drop", "the lr's factor at each drop, {range}", 0, 0.999999, true,
+      [](auto& c) -> auto& { return c.fit.lr_drop; });
+  add_number(
+      "fit.sibling_weight",
+      "weight of the error in each position's equity relative to its sibling group, {range}", 0,
+      1e6, false, [](auto& c) -> auto& { return c.fit.sibling_weight; });
+  add_number(
+      "fit.holdout", "fraction of the games held out for early stopping, {range}", 0, 0.999999,
+      true, [](auto& c) -> auto& { return c.fit.holdout; });
+  add_integer(
+      "fit.threads",
+      "LibTorch threads of the fit, {range} (0: run.threads; the weights depend on it)", 0, 256,
+      [](auto& c) -> auto& { return c.fit.threads; });
+  add(
+      "fit.seed", "integer",
+      "seed of the held-out split and the minibatch order (0: derived from run.seed per "
+      "generation)",
+      [](TrainConfig& c, const YAML::Node& n) { c.fit.seed = parse_unsigned(n); },
+      [](const TrainConfig& c) { return YAML::Node(std::to_string(c.fit.seed)); });
+  // ---- gate ----
+  add_integer(
+      "gate.games", "most mirrored games of the candidate against the current net, {range}", 2,
+      100'000'000, [](auto& c) -> auto& { return c.gate.games; });
+  add_integer(
+      "gate.chunk", "games between the gate's checkpoints (and SPRT looks), {range}", 2,
+      100'000'000, [](auto& c) -> auto& { return c.gate.chunk; });
+  add_number(
+      "gate.elo0", "SPRT H0: the candidate's Elo over the current net <= elo0, {range}", -1000,
+      1000, false, [](auto& c) -> auto& { return c.gate.elo0; });
+  add_number(
+      "gate.elo1", "SPRT H1: Elo >= elo1 (above gate.elo0), {range}", -1000, 1000, false,
+      [](auto& c) -> auto& { return c.gate.elo1; });
+  add_number(
+      "gate.alpha", "SPRT false-positive rate, {range}", 0, 0.5, true,
+      [](auto& c) -> auto& { return c.gate.alpha; });
+  add_number(
+      "gate.beta", "SPRT false-negative rate, {range}", 0, 0.5, true,
+      [](auto& c) -> auto& { return c.gate.beta; });
+  add_integer(
+      "gate.ply", "search depth of both nets in the gate, {range}", 0, 3,
+      [](auto& c) -> auto& { return c.gate.ply; });
+  add(
+      "gate.promote", "string",
+      "when the candidate becomes the current net: h1 (the SPRT accepted H1), not_h0 (H1 or "
+      "inconclusive) or always",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.gate.promote = parse_choice(n, {"h1", "not_h0", "always"});
+      },
+      [](const TrainConfig& c) { return scalar(c.gate.promote); });
   // ---- log ----
   add(
       "log.progress", "bool", "live progress line when stdout is a terminal",
@@ -494,6 +622,50 @@ std::string TrainConfig::run_path() const {
   return d + "/" + run.name;
 }
 
+std::vector<LabelSet> TrainConfig::label_sets() const {
+  const LabelSet defaults{label.games,   label.players,    label.sample,
+                          label.explore, label.candidates, label.top};
+  if (label.sets.empty()) return {defaults};
+  static const std::string kOptions = "games, players, sample, explore, candidates, top, seed";
+  std::vector<LabelSet> sets;
+  for (size_t i = 0; i < label.sets.size(); ++i) {
+    const std::string where = "label.sets[" + std::to_string(i) + "]";
+    LabelSet s = defaults;
+    std::istringstream words(label.sets[i]);
+    for (std::string word; words >> word;) {
+      const auto eq = word.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw Error(where + ": " + quote(word) + ": expected key=value (keys: " + kOptions + ")");
+      const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
+      const YAML::Node node(value);
+      try {
+        if (key == "games") {
+          s.games = parse_integer(node, 1, 100'000'000);
+        } else if (key == "players") {
+          if (value.empty()) throw Expected{"agent specs"};
+          s.players = value;
+        } else if (key == "sample") {
+          s.sample = parse_number(node, 0, 1, true);
+        } else if (key == "explore") {
+          s.explore = parse_number(node, 0, 1, false);
+        } else if (key == "candidates") {
+          s.candidates = parse_number(node, 0, 1, false);
+        } else if (key == "top") {
+          s.top = static_cast<int>(parse_integer(node, 0, 1000));
+        } else if (key == "seed") {
+          s.seed = parse_unsigned(node);
+        } else {
+          throw Error(where + ": unknown key " + quote(key) + " (keys: " + kOptions + ")");
+        }
+      } catch (const Expected& e) {
+        throw Error(where + ": " + key + ": expected " + e.what + ", got " + quote(value));
+      }
+    }
+    sets.push_back(s);
+  }
+  return sets;
+}
+
 void validate(const TrainConfig& c, const std::string& where) {
   auto fail = [&](const std::string& key, const std::string& msg) {
     throw Error(where + ": " + key + ": " + msg);
@@ -514,6 +686,33 @@ void validate(const TrainConfig& c, const std::string& where) {
     }
     for (size_t j = 0; j < i; ++j)
       if (c.eval.opponents[j] == spec) fail("eval.opponents", quote(spec) + " is listed twice");
+  }
+  if (c.gate.elo1 <= c.gate.elo0)
+    fail("gate.elo1", "expected a value above gate.elo0 (" + format_number(c.gate.elo0) +
+                          "), got " + format_number(c.gate.elo1));
+  std::vector<LabelSet> sets;
+  try {
+    sets = c.label_sets();
+  } catch (const Error& e) {
+    throw Error(where + ": " + e.what());
+  }
+  if (c.generations.count > 0) {
+    for (size_t i = 0; i < sets.size(); ++i) {
+      // "current" is the generation's net, which does not exist yet: its options are checked.
+      for (const std::string& spec : split_agent_specs(sets[i].players, "players")) {
+        const bool current = spec == "current" || spec.starts_with("current:");
+        try {
+          if (current)
+            net_agent_spec("net:current" + spec.substr(7));  // the options' syntax
+          else
+            make_agent(spec, c.rules);
+        } catch (const Error& e) {
+          fail(c.label.sets.empty() ? std::string("label.players")
+                                    : "label.sets[" + std::to_string(i) + "]",
+               e.what());
+        }
+      }
+    }
   }
   if (!c.eval.best_by.empty() && std::find(c.eval.opponents.begin(), c.eval.opponents.end(),
                                            c.eval.best_by) == c.eval.opponents.end())

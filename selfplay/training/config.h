@@ -26,6 +26,15 @@
 
 namespace nardy {
 
+// One label file of a generation (TrainConfig::label_sets()).
+struct LabelSet {
+  int64_t games = 0;
+  std::string players;  // comma-separated agent specs; "current[:options]" is the current net
+  double sample = 0, explore = 0, candidates = 0;
+  int top = 0;
+  uint64_t seed = 0;  // > 0: the file's seed as given (reproducing a `nardy label` file)
+};
+
 struct TrainConfig {
   struct Run {
     std::string name = "default";
@@ -67,6 +76,50 @@ struct TrainConfig {
     std::string best_by;
     bool operator==(const Eval&) const = default;
   };
+  // ---- Generations (selfplay/training/generations.h): after the TD stage (or from
+  // generations.init), each generation labels positions with the current net's search, fits a
+  // candidate to them and gates it against the current net.
+  struct Generations {
+    int count = 0;          // generations after the start; 0: the TD stage alone
+    std::string init;       // net to start from instead of the TD stage ("": TD)
+    int data_window = 1;    // label files of this many latest generations fitted together
+    std::string benchmark;  // position benchmark scored per generation ("": none)
+    bool operator==(const Generations&) const = default;
+  };
+  struct Label {
+    std::vector<std::string> sets;  // one label file per entry, "key=value ..." over the keys below
+    int64_t games = 2000;
+    std::string players = "current";  // agent spec(s); "current" is the current net
+    double sample = 0.1;
+    double explore = 0.05;
+    double candidates = 0.2;
+    int top = 0;
+    int ply = 2;           // the labeler: the current net at this ply
+    int64_t rollouts = 0;  // > 0: rollouts of the current net instead of search
+    bool operator==(const Label&) const = default;
+  };
+  struct Fit {
+    double lr = 3e-4;
+    int batch = 512;
+    int epochs = 40;
+    int patience = 3;
+    int lr_drops = 2;
+    double lr_drop = 0.3;
+    double sibling_weight = 64;
+    double holdout = 0.1;
+    int threads = 0;  // LibTorch threads; 0: run.threads
+    uint64_t seed =
+        0;  // > 0: the split and minibatch order's seed as given (as `nardy fit --seed`)
+    bool operator==(const Fit&) const = default;
+  };
+  struct Gate {
+    int64_t games = 20000;  // most games of the test
+    int64_t chunk = 2000;   // games between the gate's checkpoints
+    double elo0 = 0, elo1 = 5, alpha = 0.05, beta = 0.05;
+    int ply = 0;                 // both nets' search depth in the gate
+    std::string promote = "h1";  // h1 | not_h0 | always
+    bool operator==(const Gate&) const = default;
+  };
   struct Log {
     bool progress = true;
     double interval_s = 30;
@@ -80,6 +133,10 @@ struct TrainConfig {
   Td td;
   Train train;
   Eval eval;
+  Generations generations;
+  Label label;
+  Fit fit;
+  Gate gate;
   Log log;
 
   bool operator==(const TrainConfig&) const = default;
@@ -92,6 +149,10 @@ struct TrainConfig {
   std::string best_opponent() const;
   // <run.dir>/<run.name>
   std::string run_path() const;
+  int fit_threads() const { return fit.threads > 0 ? fit.threads : run.threads; }
+  // The label files of a generation: label.sets parsed over the label.* defaults (one file of
+  // the defaults when label.sets is empty). Throws Error naming label.sets[i] and the problem.
+  std::vector<LabelSet> label_sets() const;
 };
 
 // ---- Loading ----

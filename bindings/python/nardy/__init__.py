@@ -43,14 +43,14 @@ CheckpointWarning.__module__ = "nardy"  # noqa: F405 — a UserWarning (checkpoi
 
 # Pure-Python helpers (no torch, numpy or matplotlib at import time).
 from nardy.board import save_board  # noqa: E402 — .svg/.png pictures (cairosvg only for PNG)
-from nardy.runs import list_checkpoints, read_metrics, read_state  # noqa: E402 — run directories
+from nardy.runs import list_checkpoints, read_generations, read_metrics, read_state  # noqa: E402,E501
 
 # Every public name: the compiled module's (so new bind_<area>.cpp files need no edit here) and
 # the helpers', so that `from nardy import *` and help(nardy) show them all. (NardyEnv and the
 # lazy submodules stay out: listing them would import numpy/torch on a star import.)
 __all__ = sorted(
     {name for name in dir(_nardy) if not name.startswith("_")}
-    | {"save_board", "list_checkpoints", "read_metrics", "read_state"}
+    | {"save_board", "list_checkpoints", "read_generations", "read_metrics", "read_state"}
 )
 
 # Submodules loaded on first use: nardy.plots (matplotlib), nardy.env (numpy),

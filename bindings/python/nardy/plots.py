@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
-from nardy.runs import read_metrics
+from nardy.runs import read_generations, read_metrics
 
 __all__ = ["learning_curve", "ratings", "arena_results", "rollout", "candidates", "review"]
 
@@ -39,6 +39,7 @@ def learning_curve(run: Any, opponents: Optional[Sequence[str]] = None, title: O
     (:func:`nardy.read_metrics`). `opponents` limits the evaluation curves to these specs.
     """
     metrics = run if isinstance(run, list) else read_metrics(run)
+    metrics = [m for m in metrics if "games" in m]  # the TD stage's lines (not the generations')
     if not metrics:
         raise ValueError("learning_curve: the run has no metrics lines yet")
     plt = _pyplot()
@@ -76,6 +77,81 @@ def learning_curve(run: Any, opponents: Optional[Sequence[str]] = None, title: O
     ax_speed.set_ylabel("games / s")
     ax_speed.set_title("self-play speed")
     ax_speed.set_ylim(bottom=0)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def generations(run: Any, title: Optional[str] = None):
+    """Four panels over the generations of a run (:func:`nardy.read_generations`): the gate's
+    points per game of each candidate against the current net with its 95% CI (filled markers:
+    promoted), the benchmark error per phase of each candidate (when the run scores one; the
+    start net's at generation 0), the fit's held-out loss before and after, and the seconds per
+    stage.
+
+    `run`: a run directory, the dict :func:`nardy.run_generations` returns, or the list of
+    generation rows.
+    """
+    if isinstance(run, dict) and "run_dir" in run:
+        run = run["run_dir"]
+    rows = run if isinstance(run, list) else read_generations(run)
+    if not rows:
+        raise ValueError("generations: the run has no finished generation yet")
+    plt = _pyplot()
+    fig, (ax_gate, ax_bench, ax_fit, ax_time) = plt.subplots(1, 4, figsize=(18, 4.2))
+    gens = [r["generation"] for r in rows]
+
+    ppg = [r["gate"]["a_points_per_game"] for r in rows]
+    low = [_finite(r["gate"].get("ci95_low")) for r in rows]
+    high = [_finite(r["gate"].get("ci95_high")) for r in rows]
+    ax_gate.errorbar(gens, ppg, yerr=[[p - lo for p, lo in zip(ppg, low)], [hi - p for p, hi in zip(ppg, high)]],
+                     fmt="none", ecolor="grey", capsize=3)
+    for g, p, r in zip(gens, ppg, rows):
+        ax_gate.plot([g], [p], marker="o", color="tab:green" if r["promoted"] else "tab:red",
+                     fillstyle="full" if r["promoted"] else "none")
+    ax_gate.axhline(0, color="grey", lw=0.8)
+    ax_gate.set_xlabel("generation")
+    ax_gate.set_ylabel("points per game vs current (95% CI)")
+    ax_gate.set_title("gate (filled green: promoted)")
+
+    benched = [r for r in rows if "benchmark" in r]
+    if benched:
+        phases = list(benched[0]["benchmark"]["candidate"].keys())
+        start = benched[0]["benchmark"].get("start")
+        for phase in phases:
+            xs = [r["generation"] for r in benched]
+            ys = [r["benchmark"]["candidate"].get(phase, float("nan")) for r in benched]
+            if start is not None:
+                xs, ys = [0] + xs, [start.get(phase, float("nan"))] + ys
+            ax_bench.plot(xs, ys, marker="o", label=phase, lw=2.5 if phase == "overall" else 1.2)
+        ax_bench.legend(fontsize="small")
+        ax_bench.set_ylim(bottom=0)
+    else:
+        ax_bench.text(0.5, 0.5, "no benchmark\n(generations.benchmark)", ha="center", va="center",
+                      transform=ax_bench.transAxes)
+    ax_bench.set_xlabel("generation")
+    ax_bench.set_ylabel("error (millipoints per decision)")
+    ax_bench.set_title("benchmark at 0-ply")
+
+    ax_fit.plot(gens, [r["fit"]["initial_loss"] for r in rows], marker="o", label="before the fit")
+    ax_fit.plot(gens, [r["fit"]["heldout_loss"] for r in rows], marker="o", label="best epoch")
+    ax_fit.set_xlabel("generation")
+    ax_fit.set_ylabel("held-out loss")
+    ax_fit.set_title("fit")
+    ax_fit.legend(fontsize="small")
+
+    bottom = [0.0] * len(rows)
+    for stage in ("label", "fit", "gate", "benchmark"):
+        minutes = [r["seconds"].get(stage, 0.0) / 60 for r in rows]
+        ax_time.bar(gens, minutes, bottom=bottom, label=stage)
+        bottom = [b + m for b, m in zip(bottom, minutes)]
+    ax_time.set_xlabel("generation")
+    ax_time.set_ylabel("minutes")
+    ax_time.set_title("time per stage")
+    ax_time.legend(fontsize="small")
+    for ax in (ax_gate, ax_bench, ax_fit, ax_time):
+        ax.set_xticks(sorted(set(gens) | ({0} if benched and benched[0]["benchmark"].get("start") else set())))
     if title:
         fig.suptitle(title)
     fig.tight_layout()

@@ -40,6 +40,8 @@ def read_metrics(run: Any) -> list[dict[str, Any]]:
     and ``eval`` after an evaluation: {opponent spec: the match result of the net (A) against
     it, in the format of ``nardy eval --json`` (a_points_per_game, ci95_low, ci95_high,
     a_win_rate, a_wins, b_wins, draws, a_mars, b_mars, games, elo, ...; selfplay/evaluation/arena.h)}.
+    A generational run (``generations.count`` > 0) adds one line per generation after the TD
+    stage's, with ``generation`` instead of ``games``: :func:`read_generations`.
     """
     path = run_dir_of(run) / "metrics.jsonl"
     if not path.exists():
@@ -55,6 +57,19 @@ def read_metrics(run: Any) -> list[dict[str, Any]]:
             except json.JSONDecodeError as e:
                 raise ValueError(f"{path}:{number}: not a JSON object ({e})") from None
     return lines
+
+
+def read_generations(run: Any) -> list[dict[str, Any]]:
+    """The generation lines of a run's ``metrics.jsonl`` (selfplay/training/generations.h), in order.
+
+    Keys: generation, labels (positions labelled), fit {best_epoch, heldout_loss, initial_loss,
+    train_positions, heldout_positions, epochs [{epoch, train_loss, heldout_loss, lr}]}, gate
+    (the candidate's match against the current net, in the format of ``nardy eval --json``, with
+    its ``sprt`` verdict), promoted, current (the current net after it), seconds {label, fit, gate,
+    benchmark}, and benchmark {candidate, start (generation 1)}: {phase: millipoints} when the
+    config names a position benchmark.
+    """
+    return [m for m in read_metrics(run) if "generation" in m]
 
 
 def read_state(run: Any) -> dict[str, Any]:

@@ -1,0 +1,457 @@
+#include "selfplay/training/generations.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+
+#include "core/error.h"
+#include "core/file_error.h"
+#include "core/file_io.h"
+#include "core/random.h"
+#include "nn/value_net.h"
+#include "selfplay/evaluation/arena.h"
+#include "selfplay/evaluation/position_benchmark.h"
+#include "selfplay/search/agent_kinds.h"
+#include "selfplay/training/fit.h"
+#include "selfplay/training/labeler.h"
+#include "selfplay/training/progress.h"
+
+namespace nardy {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// Salts of the generations' seeds (core/random.h: one salt per purpose).
+constexpr uint64_t kLabelSalt = 0x6c6162656c73ULL;  // "labels"
+constexpr uint64_t kFitSalt = 0x666974ULL;          // "fit"
+constexpr uint64_t kGateSalt = 0x67617465ULL;       // "gate"
+constexpr uint64_t kBenchSalt = 0x62656e6368ULL;    // "bench"
+
+uint64_t stage_seed(uint64_t run_seed, uint64_t salt, int generation, int64_t index) {
+  return mix_seed(mix_seed(mix_seed(run_seed ^ salt) + static_cast<uint64_t>(generation)) +
+                  static_cast<uint64_t>(index));
+}
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+std::string generation_dir_name(int g) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "gen-%03d", g);
+  return buf;
+}
+
+// The state in generations.json.
+struct State {
+  std::string start;    // the start net as given
+  std::string current;  // the current net (a path inside the run directory)
+  int done = 0;         // generations finished
+  int promoted = 0;
+
+  std::string to_json() const {
+    return json{{"start", start}, {"current", current}, {"done", done}, {"promoted", promoted}}
+               .dump(2) +
+           "\n";
+  }
+  static State read(const std::string& path) {
+    const std::string text = read_file(path);
+    State s;
+    try {
+      const json j = json::parse(text);
+      s.start = j.at("start").get<std::string>();
+      s.current = j.at("current").get<std::string>();
+      s.done = j.at("done").get<int>();
+      s.promoted = j.value("promoted", 0);
+    } catch (const json::exception& e) {
+      throw file_error("generations: not a generations state file", path, e.what());
+    }
+    if (s.done < 0 || s.current.empty())
+      throw file_error("generations: not a generations state file", path,
+                       "'done' must be >= 0 and 'current' a checkpoint");
+    return s;
+  }
+};
+
+// "net:PATH" for the spec "current" (and "net:PATH:OPTIONS" for "current:OPTIONS").
+std::string substitute_current(const std::string& players, const std::string& current) {
+  std::string out;
+  for (const std::string& spec : split_agent_specs(players, "label.players")) {
+    const bool is_current = spec == "current" || spec.starts_with("current:");
+    out += (out.empty() ? "" : ",") + (is_current ? "net:" + current + spec.substr(7) : spec);
+  }
+  return out;
+}
+
+void copy_atomic(const std::string& from, const std::string& to) {
+  write_file_atomic(to, read_file(from));
+}
+
+// Thrown out of a stage when GenerationsCallbacks::stop is set.
+struct Stopped {};
+
+class Generations {
+ public:
+  Generations(const TrainConfig& config, std::string run_dir, const GenerationsCallbacks& cb)
+      : c_(config), dir_(std::move(run_dir)), cb_(cb) {}
+
+  GenerationsResult run(const std::string& start_net) {
+    const std::string state_path = file(kGenerationsStateFile);
+    if (fs::exists(state_path)) {
+      state_ = State::read(state_path);
+    } else {
+      fs::create_directories(dir_);
+      // The start net is checked (loadable, of these rules) before anything is written.
+      const ValueNet start = load_checked(start_net, "generations: the start net");
+      (void)start;
+      copy_atomic(start_net, file("start.pt"));
+      state_.start = start_net;
+      state_.current = "start.pt";
+      write_state();
+    }
+    if (!fs::exists(file(state_.current)))
+      throw file_error("generations: the current net is missing", file(state_.current),
+                       "(named by " + state_path + ")");
+    copy_atomic(file(state_.current), file("current.pt"));
+    bool stopped = false;
+    try {
+      for (int g = state_.done + 1; g <= c_.generations.count; ++g) generation(g);
+    } catch (const Stopped&) {
+      stopped = true;
+      line("stopped in generation " + std::to_string(state_.done + 1) + "; resuming continues it",
+           true);
+    }
+    return {state_.done, state_.promoted, file("current.pt"), stopped};
+  }
+
+ private:
+  const TrainConfig& c_;
+  std::string dir_;
+  const GenerationsCallbacks& cb_;
+  State state_;
+
+  std::string file(const std::string& name) const { return dir_ + "/" + name; }
+  bool stop_requested() const { return cb_.stop && cb_.stop->load(); }
+  void check_stop() const {
+    if (stop_requested()) throw Stopped{};
+  }
+
+  void line(const std::string& text, bool final) const {
+    if (cb_.on_line) cb_.on_line(text, final);
+  }
+  std::string tag(int g, const std::string& stage) const {
+    return "gen " + std::to_string(g) + "/" + std::to_string(c_.generations.count) + " " + stage;
+  }
+
+  void write_state() const { write_file_atomic(file(kGenerationsStateFile), state_.to_json()); }
+
+  ValueNet load_checked(const std::string& path, const std::string& what) const {
+    ValueNet net = [&] {
+      try {
+        return ValueNet::load(path);
+      } catch (const Error& e) {
+        throw Error(what + ": " + e.what());
+      }
+    }();
+    const int outputs = c_.rules.last_roll_draw ? 4 : 3;
+    if (net.shape().num_outputs != outputs)
+      throw Error(what + " " + quote_path(path) + " has " +
+                  std::to_string(net.shape().num_outputs) + " outputs; the rules (" +
+                  c_.rules.to_string() + ") need " + std::to_string(outputs) +
+                  (outputs == 4 ? " (a draw output)" : " (no draw output)"));
+    return net;
+  }
+
+  void generation(int g) {
+    const std::string gdir = file(generation_dir_name(g));
+    fs::create_directories(gdir);
+    const std::string current = file(state_.current);
+    const auto t0 = Clock::now();
+    json row = {{"generation", g}};
+
+    // 1. label
+    int64_t positions = 0;
+    const std::vector<LabelSet> sets = c_.label_sets();
+    for (size_t s = 0; s < sets.size(); ++s) {
+      positions += label_set(g, static_cast<int>(s), sets.size(), sets[s], current, gdir);
+    }
+    row["labels"] = positions;
+    const double label_s = seconds_since(t0);
+
+    // 2. fit
+    const auto t1 = Clock::now();
+    const std::string candidate = gdir + "/candidate.pt";
+    row["fit"] = fit(g, current, candidate);
+    const double fit_s = seconds_since(t1);
+
+    // 3. gate
+    const auto t2 = Clock::now();
+    const ArenaResult gate_result = gate(g, candidate, current, gdir);
+    row["gate"] = json::parse(gate_result.to_json(false));
+    const double gate_s = seconds_since(t2);
+
+    // 4. benchmark
+    const auto t3 = Clock::now();
+    if (!c_.generations.benchmark.empty()) {
+      json b = {{"candidate", benchmark(g, candidate)}};
+      if (g == 1) b["start"] = benchmark(g, current);
+      row["benchmark"] = b;
+    }
+    const double bench_s = seconds_since(t3);
+
+    // 5. promote
+    const std::string& v = gate_result.sprt_verdict;
+    const bool promote =
+        c_.gate.promote == "always" || v == "H1" || (c_.gate.promote == "not_h0" && v != "H0");
+    row["promoted"] = promote;
+    row["seconds"] = {{"label", label_s}, {"fit", fit_s}, {"gate", gate_s}, {"benchmark", bench_s}};
+    const std::string next = promote ? generation_dir_name(g) + "/candidate.pt" : state_.current;
+    row["current"] = next;
+    write_file_atomic(gdir + "/result.json", row.dump(2) + "\n");
+    // Commit order: the metrics line, the state, then current.pt (a copy of the state's current
+    // net). A kill before the state's update repeats this generation's finished stages, which
+    // only read their results, and does not append its metrics line twice.
+    append_metrics_once(g, row.dump());
+    state_.done = g;
+    state_.promoted += promote ? 1 : 0;
+    state_.current = next;
+    write_state();
+    if (promote) copy_atomic(file(next), file("current.pt"));
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%s: %s (gate %s, %+.3f points/game [%+.3f, %+.3f]), %s",
+                  tag(g, "done").c_str(), promote ? "promoted" : "kept the current net",
+                  v.empty() ? "none" : v.c_str(), gate_result.a_points_per_game,
+                  gate_result.ci95_low, gate_result.ci95_high,
+                  format_duration(seconds_since(t0)).c_str());
+    line(buf, true);
+  }
+
+  int64_t label_set(int g, int s, size_t count, const LabelSet& set, const std::string& current,
+                    const std::string& gdir) {
+    LabelOptions o;
+    o.player = substitute_current(set.players, current);
+    o.explore = set.explore;
+    o.sample = set.sample;
+    o.candidates = set.candidates;
+    o.top = set.top;
+    o.labeler =
+        "net:" + current +
+        (c_.label.rollouts > 0 || c_.label.ply == 0 ? "" : ":ply=" + std::to_string(c_.label.ply));
+    o.rollouts = c_.label.rollouts;
+    o.games = set.games;
+    o.threads = c_.run.threads;
+    o.seed = set.seed > 0 ? set.seed : stage_seed(c_.run.seed, kLabelSalt, g, s);
+    o.rules = c_.rules;
+    const std::string path = gdir + "/labels-" + std::to_string(s) + ".lbl";
+    const std::string what =
+        tag(g, "label" + (count > 1 ? " " + std::to_string(s + 1) + "/" + std::to_string(count)
+                                    : std::string()));
+    auto last = Clock::now() - std::chrono::hours(1);
+    check_stop();
+    const LabelProgress p = label_positions(path, o, [&](const LabelProgress& p) {
+      check_stop();  // on the calling thread, after a block of games is in the file
+      if (seconds_since(last) < 0.5) return;
+      last = Clock::now();
+      line(what + format_label_progress(p).substr(5), false);  // "label: ..." minus "label"
+    });
+    line(what + format_label_progress(p).substr(5), true);
+    return p.positions;
+  }
+
+  std::vector<std::string> fit_data(int g) const {
+    std::vector<std::string> files;
+    const int first = std::max(1, g - c_.generations.data_window + 1);
+    const size_t sets = c_.label_sets().size();
+    for (int h = first; h <= g; ++h)
+      for (size_t s = 0; s < sets; ++s)
+        files.push_back(file(generation_dir_name(h)) + "/labels-" + std::to_string(s) + ".lbl");
+    return files;
+  }
+
+  json fit(int g, const std::string& current, const std::string& candidate) {
+    const std::string log_path = fs::path(candidate).parent_path().string() + "/fit.json";
+    if (fs::exists(candidate) && fs::exists(log_path)) {
+      line(tag(g, "fit") + ": " + candidate + " exists", true);
+      return json::parse(read_file(log_path));
+    }
+    FitRunOptions o;
+    o.data = fit_data(g);
+    o.init = current;
+    o.out = candidate;
+    o.holdout = c_.fit.holdout;
+    o.fit.optimizer = "adam";
+    o.fit.lr = c_.fit.lr;
+    o.fit.batch = c_.fit.batch;
+    o.fit.max_epochs = c_.fit.epochs;
+    o.fit.patience = c_.fit.patience;
+    o.fit.lr_drops = c_.fit.lr_drops;
+    o.fit.lr_drop = c_.fit.lr_drop;
+    o.fit.sibling_weight = c_.fit.sibling_weight;
+    o.fit.seed = c_.fit.seed > 0 ? c_.fit.seed : stage_seed(c_.run.seed, kFitSalt, g, 0);
+    struct TorchThreads {  // the fit's LibTorch threads, back to one after it (or a stop)
+      explicit TorchThreads(int n) { set_torch_threads(n); }
+      ~TorchThreads() { set_torch_threads(1); }
+    } threads(c_.fit_threads());
+    const auto t0 = Clock::now();
+    json epochs = json::array();
+    check_stop();
+    const FitRunResult r = run_fit(o, [&](const FitEpoch& e) {
+      check_stop();
+      epochs.push_back({{"epoch", e.epoch},
+                        {"train_loss", e.train_loss},
+                        {"heldout_loss", e.heldout_loss},
+                        {"lr", e.lr}});
+      char buf[200];
+      const double per_epoch = e.epoch > 0 ? seconds_since(t0) / e.epoch : 0;
+      std::snprintf(buf, sizeof buf,
+                    ": epoch %d/%d, held-out loss %.6f%s, %s per epoch, at most %s to go", e.epoch,
+                    c_.fit.epochs, e.heldout_loss, e.best ? " (best)" : "",
+                    format_duration(per_epoch).c_str(),
+                    format_duration(per_epoch * (c_.fit.epochs - e.epoch)).c_str());
+      line(tag(g, "fit") + buf, false);
+    });
+    json result = {{"best_epoch", r.fit.best_epoch},
+                   {"heldout_loss", r.fit.best_heldout()},
+                   {"initial_loss", r.fit.epochs.front().heldout_loss},
+                   {"train_positions", r.train_positions},
+                   {"heldout_positions", r.heldout_positions},
+                   {"epochs", epochs}};
+    write_file_atomic(log_path, result.dump(2) + "\n");
+    char buf[200];
+    std::snprintf(buf, sizeof buf, ": best epoch %d, held-out loss %.6f (from %.6f), %s",
+                  r.fit.best_epoch, r.fit.best_heldout(), r.fit.epochs.front().heldout_loss,
+                  format_duration(seconds_since(t0)).c_str());
+    line(tag(g, "fit") + buf, true);
+    return result;
+  }
+
+  ArenaResult gate(int g, const std::string& candidate, const std::string& current,
+                   const std::string& gdir) {
+    const std::string done_path = gdir + "/gate.json", partial_path = gdir + "/gate-partial.json";
+    if (fs::exists(done_path)) return ArenaResult::from_json(read_file(done_path), done_path);
+    SprtOptions sprt;
+    sprt.elo0 = c_.gate.elo0;
+    sprt.elo1 = c_.gate.elo1;
+    sprt.alpha = c_.gate.alpha;
+    sprt.beta = c_.gate.beta;
+    std::vector<int> points;
+    int64_t chunks = 0;
+    if (fs::exists(partial_path)) {
+      try {
+        const json j = json::parse(read_file(partial_path));
+        points = j.at("game_points").get<std::vector<int>>();
+        chunks = j.at("chunks").get<int64_t>();
+      } catch (const json::exception& e) {
+        throw file_error("generations: not a gate progress file", partial_path, e.what());
+      }
+    }
+    const std::string ply = c_.gate.ply > 0 ? ":ply=" + std::to_string(c_.gate.ply) : "";
+    const std::string a = "net:" + candidate + ply, b = "net:" + current + ply;
+    const int64_t chunk = (c_.gate.chunk + 1) / 2 * 2;
+    const int64_t most = (c_.gate.games + 1) / 2 * 2;
+    const auto t0 = Clock::now();
+    const int64_t resumed = static_cast<int64_t>(points.size());
+    ArenaResult r = arena_statistics(points, sprt);
+    while (static_cast<int64_t>(points.size()) < most &&
+           (points.empty() || r.sprt_verdict == "inconclusive")) {
+      ArenaOptions o;
+      o.games = std::min(chunk, most - static_cast<int64_t>(points.size()));
+      o.threads = c_.run.threads;
+      o.seed = stage_seed(c_.run.seed, kGateSalt, g, chunks);
+      o.rules = c_.rules;
+      const int64_t before = static_cast<int64_t>(points.size());
+      std::mutex mu;
+      auto last = Clock::now() - std::chrono::hours(1);
+      o.progress = [&](int64_t done) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (seconds_since(last) < 0.5) return;
+        last = Clock::now();
+        const double rate = (before + done - resumed) / std::max(1e-9, seconds_since(t0));
+        char buf[200];
+        std::snprintf(buf, sizeof buf, ": %lld/%lld games, %.1f games/s, LLR %.2f [%.2f, %.2f]",
+                      static_cast<long long>(before + done), static_cast<long long>(most), rate,
+                      r.sprt_llr, r.sprt_lower, r.sprt_upper);
+        line(tag(g, "gate") + buf, false);
+      };
+      o.should_stop = [this] { return stop_requested(); };
+      const ArenaResult part = run_arena(a, b, o);
+      if (part.stopped) throw Stopped{};  // the chunk's finished pairs are dropped
+      points.insert(points.end(), part.game_points.begin(), part.game_points.end());
+      ++chunks;
+      write_file_atomic(partial_path,
+                        json{{"chunks", chunks}, {"game_points", points}}.dump() + "\n");
+      r = arena_statistics(points, sprt);
+    }
+    r.a_spec = a;
+    r.b_spec = b;
+    write_file_atomic(done_path, r.to_json() + "\n");
+    std::error_code ec;
+    fs::remove(partial_path, ec);
+    char buf[240];
+    std::snprintf(buf, sizeof buf, ": %s after %lld games, %+.3f points/game [%+.3f, %+.3f], %s",
+                  r.sprt_verdict.c_str(), static_cast<long long>(r.games), r.a_points_per_game,
+                  r.ci95_low, r.ci95_high, format_duration(seconds_since(t0)).c_str());
+    line(tag(g, "gate") + buf, true);
+    return r;
+  }
+
+  json benchmark(int g, const std::string& net) const {
+    BenchmarkSet set;
+    try {
+      set = read_benchmark(c_.generations.benchmark, c_.rules);
+    } catch (const Error& e) {
+      throw Error("generations.benchmark: " + std::string(e.what()));
+    }
+    const BenchmarkScore score =
+        score_benchmark(set, checked_agent_maker("net:" + net, c_.rules), c_.rules, c_.run.threads,
+                        stage_seed(c_.run.seed, kBenchSalt, g, 0));
+    json phases = {{"overall", score.overall.loss.mean}};
+    for (const PhaseScore& p : score.phases) phases[p.phase] = p.loss.mean;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, ": %s %.2f mp [%.2f, %.2f]", net.c_str(),
+                  score.overall.loss.mean, score.overall.loss.ci95_low,
+                  score.overall.loss.ci95_high);
+    line(tag(g, "benchmark") + buf, true);
+    return phases;
+  }
+
+  // Appends the generation's line unless metrics.jsonl already ends with it (a kill after the
+  // append but before the state's update).
+  void append_metrics_once(int g, const std::string& row) const {
+    const std::string path = file("metrics.jsonl");
+    std::string text = fs::exists(path) ? read_file(path) : std::string();
+    if (!text.empty() && text.back() != '\n') text += '\n';
+    const size_t start = text.size() > 1 ? text.rfind('\n', text.size() - 2) : std::string::npos;
+    const std::string last = text.substr(start == std::string::npos ? 0 : start + 1);
+    if (!last.empty()) {
+      const json j = json::parse(last, nullptr, false);
+      if (j.is_object() && j.contains("generation") && j["generation"] == g) return;
+    }
+    write_file_atomic(path, text + row + "\n");
+  }
+};
+
+}  // namespace
+
+bool holds_generations(const std::string& run_dir) {
+  return fs::exists(run_dir + "/" + kGenerationsStateFile);
+}
+
+GenerationsResult run_generations(const TrainConfig& config, const std::string& run_dir,
+                                  const std::string& start_net,
+                                  const GenerationsCallbacks& callbacks, World* world) {
+  if (world && world->size() > 1)
+    throw Error("generations: runs on one process for now (" + world->description() +
+                "); the TD stage and nardy eval, label and benchmark run on several ranks");
+  return Generations(config, run_dir, callbacks).run(start_net);
+}
+
+}  // namespace nardy

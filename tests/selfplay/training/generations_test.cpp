@@ -1,0 +1,428 @@
+// The generational trainer (selfplay/training/generations.h): a run writes every stage's files
+// and one metrics line per generation, is a function of its config, continues a shorter run to
+// the same nets, resumes after SIGKILL in any stage to the same nets, trains for the rules of
+// its config (draw output included), and refuses bad keys and start nets with clear errors.
+#include "selfplay/training/generations.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "core/error.h"
+#include "core/file_io.h"
+#include "nn/value_net.h"
+#include "selfplay/evaluation/arena.h"
+#include "selfplay/search/agent_kinds.h"
+#include "selfplay/training/config.h"
+#include "selfplay/training/fit.h"
+#include "selfplay/training/label_file.h"
+#include "selfplay/training/labeler.h"
+#include "tests/nn/test_nets.h"
+#include "tests/support/error_of.h"
+#include "tests/support/temp_dir.h"
+
+extern char** environ;
+
+namespace nardy {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using testing::error_of;
+using testing::same_parameters;
+
+std::string search_net() {
+  return std::string(NARDY_SOURCE_DIR) + "/tests/data/search_net.pt";
+}
+
+// Two small generations from the test net: 1-ply labels of a few dozen games in two files (one
+// of them diverse games with sibling groups), a short fit, a 40-game gate in two chunks.
+TrainConfig small_config(const std::string& dir, const std::string& name) {
+  TrainConfig c;
+  c.run.dir = dir;
+  c.run.name = name;
+  c.run.threads = 2;
+  c.run.seed = 5;
+  c.net.encoder = "extended";
+  c.generations.count = 2;
+  c.generations.init = search_net();
+  c.label.sets = {"games=24", "games=16 candidates=0.3 top=3 players=heuristic,current"};
+  c.label.ply = 1;
+  c.label.sample = 0.2;
+  c.fit.epochs = 3;
+  c.fit.patience = 2;
+  c.fit.lr_drops = 0;
+  c.fit.batch = 64;
+  c.fit.lr = 1e-3;
+  c.fit.threads = 1;
+  c.gate.games = 40;
+  c.gate.chunk = 20;
+  c.gate.promote = "not_h0";
+  c.log.progress = false;
+  validate(c);
+  return c;
+}
+
+std::vector<json> metrics_rows(const std::string& run) {
+  std::vector<json> rows;
+  std::ifstream in(run + "/metrics.jsonl");
+  for (std::string line; std::getline(in, line);) rows.push_back(json::parse(line));
+  return rows;
+}
+
+std::vector<int> gate_points(const std::string& run, int g) {
+  const std::string path = run + "/gen-00" + std::to_string(g) + "/gate.json";
+  return ArenaResult::from_json(read_file(path), path).game_points;
+}
+
+int64_t label_records(const std::string& path) {
+  return static_cast<int64_t>(read_label_file(path).records.size());
+}
+
+// The nets and results two runs should share (paths inside the files differ by run name).
+void expect_same_run(const std::string& a, const std::string& b) {
+  for (int g = 1; g <= 2; ++g) {
+    SCOPED_TRACE("generation " + std::to_string(g));
+    const std::string ga = a + "/gen-00" + std::to_string(g),
+                      gb = b + "/gen-00" + std::to_string(g);
+    EXPECT_EQ(label_records(ga + "/labels-0.lbl"), label_records(gb + "/labels-0.lbl"));
+    EXPECT_EQ(label_records(ga + "/labels-1.lbl"), label_records(gb + "/labels-1.lbl"));
+    EXPECT_TRUE(same_parameters(ValueNet::load(ga + "/candidate.pt"),
+                                ValueNet::load(gb + "/candidate.pt")));
+    EXPECT_EQ(gate_points(a, g), gate_points(b, g));
+  }
+  EXPECT_TRUE(
+      same_parameters(ValueNet::load(a + "/current.pt"), ValueNet::load(b + "/current.pt")));
+  const auto ra = metrics_rows(a), rb = metrics_rows(b);
+  ASSERT_EQ(ra.size(), 2u);
+  ASSERT_EQ(rb.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(ra[i]["promoted"], rb[i]["promoted"]);
+    EXPECT_EQ(ra[i]["labels"], rb[i]["labels"]);
+    EXPECT_EQ(ra[i]["fit"]["heldout_loss"], rb[i]["fit"]["heldout_loss"]);
+  }
+}
+
+class GenerationsTest : public ::testing::Test {
+ protected:
+  testing::TempDir tmp_;
+  std::string root_ = tmp_.file("runs");
+  std::string run(const std::string& name) const { return root_ + "/" + name; }
+  GenerationsResult train(const TrainConfig& c, std::vector<std::string>* lines = nullptr) {
+    GenerationsCallbacks cb;
+    cb.on_line = [lines](const std::string& text, bool final) {
+      if (lines && final) lines->push_back(text);
+    };
+    return run_generations(c, c.run_path(), c.generations.init, cb);
+  }
+};
+
+TEST_F(GenerationsTest, WritesEveryStageAndOneMetricsLinePerGeneration) {
+  const TrainConfig c = small_config(root_, "a");
+  std::vector<std::string> lines;
+  const GenerationsResult r = train(c, &lines);
+  EXPECT_EQ(r.generations_done, 2);
+  const std::string dir = run("a");
+  for (const char* f :
+       {"generations.json", "start.pt", "current.pt", "metrics.jsonl", "gen-001/labels-0.lbl",
+        "gen-001/labels-1.lbl", "gen-001/candidate.pt", "gen-001/fit.json", "gen-001/gate.json",
+        "gen-001/result.json", "gen-002/result.json"})
+    EXPECT_TRUE(fs::exists(dir + "/" + f)) << f;
+  EXPECT_FALSE(fs::exists(dir + "/gen-001/gate-partial.json"));
+
+  // The label files: the set's games, labelled by the start net's 1-ply search, seeded per
+  // generation and set; the second holds sibling groups of diverse games.
+  const LabelFile first = read_label_file(dir + "/gen-001/labels-0.lbl");
+  EXPECT_EQ(first.games, 24);
+  EXPECT_EQ(read_label_file(dir + "/gen-001/labels-1.lbl").games, 16);
+  EXPECT_NE(first.header.get("labeler").find("start.pt:ply=1"), std::string::npos);
+  const LabelFile second = read_label_file(dir + "/gen-001/labels-1.lbl");
+  EXPECT_EQ(second.header.get("top"), "3");
+  EXPECT_NE(second.header.get("player").find("heuristic,net:"), std::string::npos);
+  EXPECT_NE(first.header.get("seed"), second.header.get("seed"));
+  EXPECT_NE(first.header.get("seed"),
+            read_label_file(dir + "/gen-002/labels-0.lbl").header.get("seed"));
+
+  // One metrics line per generation, the same as its result.json; the gate's figures are the
+  // gate file's; the state names the current net, which current.pt copies.
+  const auto rows = metrics_rows(dir);
+  ASSERT_EQ(rows.size(), 2u);
+  const json state = json::parse(read_file(dir + "/generations.json"));
+  EXPECT_EQ(state["done"], 2);
+  int promoted = 0;
+  for (int g = 1; g <= 2; ++g) {
+    const json& row = rows[g - 1];
+    EXPECT_EQ(row, json::parse(read_file(dir + "/gen-00" + std::to_string(g) + "/result.json")));
+    EXPECT_EQ(row["generation"], g);
+    EXPECT_EQ(row["labels"].get<int64_t>(),
+              label_records(dir + "/gen-00" + std::to_string(g) + "/labels-0.lbl") +
+                  label_records(dir + "/gen-00" + std::to_string(g) + "/labels-1.lbl"));
+    EXPECT_LE(row["fit"]["heldout_loss"].get<double>(), row["fit"]["initial_loss"].get<double>());
+    const std::vector<int> points = gate_points(dir, g);
+    EXPECT_EQ(row["gate"]["games"].get<size_t>(), points.size());
+    EXPECT_EQ(points.size() % 20, 0u);
+    const std::string verdict = row["gate"]["sprt"]["verdict"];
+    EXPECT_EQ(row["promoted"], verdict != "H0");
+    promoted += verdict != "H0";
+    for (const char* k : {"label", "fit", "gate", "benchmark"})
+      EXPECT_TRUE(row["seconds"].contains(k));
+  }
+  EXPECT_EQ(state["promoted"], promoted);
+  EXPECT_EQ(state["current"], rows[1]["current"]);
+  EXPECT_TRUE(same_parameters(ValueNet::load(dir + "/current.pt"),
+                              ValueNet::load(dir + "/" + state["current"].get<std::string>())));
+  // Generation 2 fitted the net generation 1 left current.
+  const ValueNet cand2 = ValueNet::load(dir + "/gen-002/candidate.pt");
+  EXPECT_NE(cand2.info()
+                .extra.at("fit.init")
+                .find(rows[0]["promoted"] ? "gen-001/candidate.pt" : "start.pt"),
+            std::string::npos);
+  EXPECT_EQ(lines.size(), 2u * 5u);  // label x2, fit, gate, done per generation
+}
+
+TEST_F(GenerationsTest, SameConfigSameNetsAndAShorterRunContinues) {
+  const TrainConfig c = small_config(root_, "a");
+  train(c);
+  TrainConfig d = small_config(root_, "b");
+  d.generations.count = 1;
+  EXPECT_EQ(train(d).generations_done, 1);
+  d.generations.count = 2;  // the run extended by one generation
+  EXPECT_EQ(train(d).generations_done, 2);
+  expect_same_run(run("a"), run("b"));
+  // A finished run does nothing more.
+  const std::string before = read_file(run("b") + "/metrics.jsonl");
+  train(d);
+  EXPECT_EQ(read_file(run("b") + "/metrics.jsonl"), before);
+}
+
+TEST_F(GenerationsTest, ResumesFromWhatEachStageLeftOnDisk) {
+  const TrainConfig c = small_config(root_, "a");
+  train(c);
+  // Run b as a kill would leave it in generation 2: the second label file cut short, no fit,
+  // and a gate with one chunk done (its partial file) and no result.
+  TrainConfig d = small_config(root_, "b");
+  train(d);
+  const std::string b = run("b");
+  fs::remove(b + "/gen-002/candidate.pt");
+  fs::remove(b + "/gen-002/fit.json");
+  const std::vector<int> points = gate_points(b, 2);
+  fs::remove(b + "/gen-002/gate.json");
+  write_file_atomic(
+      b + "/gen-002/gate-partial.json",
+      json{{"chunks", 1}, {"game_points", std::vector<int>(points.begin(), points.begin() + 20)}}
+          .dump());
+  fs::remove(b + "/gen-002/result.json");
+  const std::string labels = b + "/gen-002/labels-1.lbl";
+  const std::string bytes = read_file(labels);
+  write_file_atomic(labels, bytes.substr(0, bytes.size() * 2 / 3));
+  json state = json::parse(read_file(b + "/generations.json"));
+  state["done"] = 1;
+  state["current"] = metrics_rows(b)[0]["current"];
+  state["promoted"] = metrics_rows(b)[0]["promoted"].get<bool>() ? 1 : 0;
+  write_file_atomic(b + "/generations.json", state.dump());
+  const std::string metrics = read_file(b + "/metrics.jsonl");
+  write_file_atomic(b + "/metrics.jsonl", metrics.substr(0, metrics.find('\n') + 1));
+  train(d);
+  expect_same_run(run("a"), b);
+}
+
+#ifdef NARDY_CLI
+// SIGKILL in the label, fit and gate stages (the CLI run killed as each stage's file appears,
+// then resumed by the CLI), and the run ends with the nets of an uninterrupted one.
+TEST_F(GenerationsTest, KilledInEveryStageTheResumedRunMatchesTheUninterruptedOne) {
+  train(small_config(root_, "a"));
+  TrainConfig c = small_config(root_, "killed");
+  c.gate.games = 400;  // a longer gate, so the kill finds it running
+  c.gate.chunk = 20;
+  c.gate.promote = "always";
+  TrainConfig ref = c;
+  ref.run.name = "reference";
+  train(ref);
+  const std::string config_path = tmp_.file("killed.yaml");
+  write_file_atomic(config_path, to_yaml(c));
+  const std::string dir = run("killed");
+  const std::string cli = NARDY_CLI;
+  auto start = [&](bool resume) {
+    std::vector<std::string> args = {cli, "train"};
+    if (resume)
+      args.insert(args.end(), {"--resume", dir});
+    else
+      args.insert(args.end(), {"--config", config_path});
+    std::vector<char*> argv;
+    for (auto& s : args) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    pid_t pid = 0;
+    EXPECT_EQ(posix_spawn(&pid, cli.c_str(), &actions, nullptr, argv.data(), environ), 0);
+    posix_spawn_file_actions_destroy(&actions);
+    return pid;
+  };
+  auto kill_when = [&](pid_t pid, const std::string& file, int delay_ms) {
+    const auto t0 = std::chrono::steady_clock::now();
+    while (!fs::exists(dir + "/" + file) &&
+           std::chrono::steady_clock::now() - t0 < std::chrono::seconds(120))
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFSIGNALED(status);  // killed, not finished
+  };
+  EXPECT_TRUE(kill_when(start(false), "gen-001/labels-0.lbl", 30));      // labelling
+  EXPECT_TRUE(kill_when(start(true), "gen-001/labels-1.lbl", 30));       // the second file
+  EXPECT_TRUE(kill_when(start(true), "gen-001/gate-partial.json", 20));  // the gate
+  EXPECT_TRUE(kill_when(start(true), "gen-002/labels-1.lbl", 150));      // labels or the fit
+  const pid_t last = start(true);
+  int status = 0;
+  waitpid(last, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  for (int g = 1; g <= 2; ++g) {
+    const std::string gen = "/gen-00" + std::to_string(g);
+    EXPECT_TRUE(same_parameters(ValueNet::load(dir + gen + "/candidate.pt"),
+                                ValueNet::load(run("reference") + gen + "/candidate.pt")));
+    EXPECT_EQ(gate_points(dir, g), gate_points(run("reference"), g));
+  }
+  EXPECT_EQ(metrics_rows(dir).size(), 2u);
+  EXPECT_TRUE(same_parameters(ValueNet::load(dir + "/current.pt"),
+                              ValueNet::load(run("reference") + "/current.pt")));
+}
+#endif
+
+TEST_F(GenerationsTest, TrainsForTheRulesOfItsConfig) {
+  // last_roll_draw: the start net must have the draw output; the candidate keeps it and its
+  // checkpoint names the rules.
+  TrainConfig c = small_config(root_, "draw");
+  c.rules.last_roll_draw = true;
+  c.generations.count = 1;
+  EXPECT_NE(error_of([&] { train(c); }).find("the rules ("), std::string::npos);
+  EXPECT_NE(error_of([&] { train(c); }).find("need 4 (a draw output)"), std::string::npos);
+  NetShape shape = ValueNet::load(search_net()).shape();
+  shape.num_outputs = 4;
+  const std::string start = tmp_.file("draw_start.pt");
+  CheckpointInfo info;
+  info.rules = c.rules.to_string();
+  ValueNet::create(shape, 3).save(start, info);
+  c.generations.init = start;
+  c.run.name = "draw2";
+  train(c);
+  const ValueNet cand = ValueNet::load(run("draw2") + "/gen-001/candidate.pt");
+  EXPECT_EQ(cand.shape().num_outputs, 4);
+  EXPECT_EQ(Rules::parse(cand.info().rules), c.rules);
+  EXPECT_EQ(read_label_file(run("draw2") + "/gen-001/labels-0.lbl").header.get("rules"),
+            c.rules.to_string());
+}
+
+// With explicit seeds (label.sets seed=N, fit.seed) a generation is the hand-run `nardy label`
+// and `nardy fit` commands of those options (how configs/nardy-fit-{4,5}.yaml reproduce the
+// shipped models' recipes): the same records, and the fit of them the same weights.
+TEST_F(GenerationsTest, ExplicitSeedsGiveTheHandRunLabelAndFitCommands) {
+  TrainConfig c = small_config(root_, "seeded");
+  c.generations.count = 1;
+  c.label.sets = {"games=20 seed=9", "games=12 candidates=0.3 top=3 seed=11 players=heuristic"};
+  c.fit.seed = 1;
+  train(c);
+  const std::string by_hand = tmp_.file("by_hand");
+  fs::create_directories(by_hand);
+  std::vector<std::string> files;
+  for (int s = 0; s < 2; ++s) {
+    LabelOptions o;
+    o.player = s == 0 ? "net:" + search_net() : "heuristic";
+    o.labeler = "net:" + search_net() + ":ply=1";
+    o.sample = 0.2;
+    o.explore = 0.05;
+    o.candidates = s == 0 ? 0.2 : 0.3;
+    o.top = s == 0 ? 0 : 3;
+    o.games = s == 0 ? 20 : 12;
+    o.seed = s == 0 ? 9 : 11;
+    o.threads = 1;
+    files.push_back(by_hand + "/" + std::to_string(s) + ".lbl");
+    label_positions(files.back(), o);
+    const auto mine = read_label_file(files.back()).records;
+    const auto theirs =
+        read_label_file(run("seeded") + "/gen-001/labels-" + std::to_string(s) + ".lbl").records;
+    ASSERT_EQ(mine.size(), theirs.size());
+    for (size_t i = 0; i < mine.size(); ++i) {
+      std::string a, b;
+      append_label_record(a, mine[i]);
+      append_label_record(b, theirs[i]);
+      ASSERT_EQ(a, b) << "set " << s << " record " << i;
+    }
+  }
+  FitRunOptions f;
+  f.data = files;
+  f.init = search_net();
+  f.out = by_hand + "/fit.pt";
+  f.fit.lr = c.fit.lr;
+  f.fit.batch = c.fit.batch;
+  f.fit.max_epochs = c.fit.epochs;
+  f.fit.patience = c.fit.patience;
+  f.fit.lr_drops = c.fit.lr_drops;
+  f.fit.lr_drop = c.fit.lr_drop;
+  f.fit.sibling_weight = c.fit.sibling_weight;
+  f.fit.seed = 1;
+  run_fit(f);
+  EXPECT_TRUE(same_parameters(ValueNet::load(f.out),
+                              ValueNet::load(run("seeded") + "/gen-001/candidate.pt")));
+}
+
+TEST(GenerationsConfig, BadLabelSetsAndGateBoundsAreNamed) {
+  TrainConfig c;
+  c.generations.count = 1;
+  c.label.sets = {"games=10", "games=10 colour=red"};
+  EXPECT_NE(error_of([&] {
+              validate(c, "config 'x.yaml'");
+            }).find("config 'x.yaml': label.sets[1]: unknown key 'colour'"),
+            std::string::npos);
+  c.label.sets = {"games=ten"};
+  EXPECT_NE(error_of([&] { validate(c); }).find("label.sets[0]: games: expected an integer"),
+            std::string::npos);
+  c.label.sets = {"sample=0"};
+  EXPECT_NE(error_of([&] { validate(c); }).find("label.sets[0]: sample: expected a number in (0"),
+            std::string::npos);
+  c.label.sets = {"players=random,nosuchagent"};
+  EXPECT_NE(error_of([&] { validate(c); }).find("label.sets[0]"), std::string::npos);
+  c.label.sets = {"players=current:ply=x"};
+  EXPECT_NE(error_of([&] { validate(c); }).find("label.sets[0]"), std::string::npos);
+  c.label.sets = {"games=10 players=current:noise=0.1,heuristic"};
+  EXPECT_NO_THROW(validate(c));
+  const auto sets = c.label_sets();
+  ASSERT_EQ(sets.size(), 1u);
+  EXPECT_EQ(sets[0].games, 10);
+  EXPECT_EQ(sets[0].sample, c.label.sample);
+  c.gate.elo1 = c.gate.elo0;
+  EXPECT_NE(error_of([&] { validate(c); }).find("gate.elo1: expected a value above gate.elo0"),
+            std::string::npos);
+  // The keys round-trip through YAML.
+  TrainConfig d;
+  d.label.sets = {"games=10 top=4", "players=random,current"};
+  d.gate.promote = "always";
+  d.fit.sibling_weight = 0;
+  EXPECT_EQ(parse_config(to_yaml(d), "round trip"), d);
+}
+
+TEST(RulesDifference, NamesTheRulesANetWasNotTrainedFor) {
+  Rules strict;
+  strict.head_exception = HeadException::Strict;
+  EXPECT_EQ(rules_difference(Rules{}.to_string(), Rules{}), "");
+  EXPECT_EQ(rules_difference("", strict), "");  // the checkpoint does not say
+  EXPECT_EQ(rules_difference(Rules{}.to_string(), strict),
+            "head_exception=strict (trained for standard)");
+  Rules starter;
+  starter.next_game_starter = NextGameStarter::PreviousWinner;
+  EXPECT_EQ(rules_difference(Rules{}.to_string(), starter), "");
+}
+
+}  // namespace
+}  // namespace nardy
