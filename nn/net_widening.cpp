@@ -41,4 +41,26 @@ ValueNet widen_net(const ValueNet& net, const std::vector<int>& hidden, uint64_t
   return wide;
 }
 
+ValueNet with_draw_output(const ValueNet& net, float draw_bias) {
+  if (net.shape().num_outputs != 3)
+    throw Error("draw output: the net has " + std::to_string(net.shape().num_outputs) +
+                " outputs already (expected 3)");
+  NetShape shape = net.shape();
+  shape.num_outputs = 4;
+  ValueNet out = ValueNet::create(shape, 1);
+  const auto from = net.layers();
+  auto to = out.layers();
+  for (size_t l = 0; l < to.size(); ++l) {
+    const auto& f = from[l];
+    auto& t = to[l];
+    for (int i = 0; i < t.in; ++i)
+      for (int j = 0; j < t.out; ++j)
+        t.weight[static_cast<size_t>(i) * t.out + j] =
+            j < f.out ? f.weight[static_cast<size_t>(i) * f.out + j] : 0.0f;
+    for (int j = 0; j < t.out; ++j) t.bias[j] = j < f.out ? f.bias[j] : draw_bias;
+  }
+  out.set_info(net.info());
+  return out;
+}
+
 }  // namespace nardy

@@ -23,4 +23,12 @@ namespace nardy {
 
 ValueNet widen_net(const ValueNet& net, const std::vector<int>& hidden, uint64_t seed);
 
+// A net of 3 outputs (no draws) given the draw output of rules with last_roll_draw
+// (nn/evaluation.h: draw = (1 - win) s(z3)): every weight and bias kept, the new logit z3 with
+// zero weights and bias `draw_bias`, so win, win_mars and the equity's other terms stay the
+// original's and the draw probability starts at (1 - win) s(draw_bias) everywhere (-6: 0.25%
+// of the side's non-wins, which a fit to draw-rule labels then learns). Throws Error unless
+// the net has 3 outputs.
+ValueNet with_draw_output(const ValueNet& net, float draw_bias = -6.0f);
+
 }  // namespace nardy

@@ -14,6 +14,7 @@
 #include "core/file_error.h"
 #include "core/file_io.h"
 #include "core/random.h"
+#include "nn/net_widening.h"
 #include "nn/value_net.h"
 #include "selfplay/evaluation/arena.h"
 #include "selfplay/evaluation/position_benchmark.h"
@@ -109,10 +110,31 @@ class Generations {
       state_ = State::read(state_path);
     } else {
       fs::create_directories(dir_);
-      // The start net is checked (loadable, of these rules) before anything is written.
-      const ValueNet start = load_checked(start_net, "generations: the start net");
-      (void)start;
-      copy_atomic(start_net, file("start.pt"));
+      // The start net is checked (loadable, of these rules) before anything is written; a
+      // net without the draw output the rules need gets one (nn/net_widening.h).
+      ValueNet start = [&] {
+        try {
+          return ValueNet::load(start_net);
+        } catch (const Error& e) {
+          throw Error("generations: the start net: " + std::string(e.what()));
+        }
+      }();
+      const bool add_draw = c_.rules.last_roll_draw && start.shape().num_outputs == 3;
+      if (!add_draw) check_outputs(start, start_net, "generations: the start net");
+      if (add_draw) {
+        start = with_draw_output(start);
+        CheckpointInfo info = start.info();
+        info.rules = c_.rules.to_string();  // the rules its draw output is for
+        info.extra["generations.draw_output"] =
+            "added to " + start_net + " (zero weights, bias -6)";
+        start.save(file("start.pt"), info);
+        line("the start net " + start_net +
+                 " has no draw output: start.pt is it with one added (zero weights, bias -6; "
+                 "the fits learn it)",
+             true);
+      } else {
+        copy_atomic(start_net, file("start.pt"));
+      }
       state_.start = start_net;
       state_.current = "start.pt";
       write_state();
@@ -153,21 +175,14 @@ class Generations {
 
   void write_state() const { write_file_atomic(file(kGenerationsStateFile), state_.to_json()); }
 
-  ValueNet load_checked(const std::string& path, const std::string& what) const {
-    ValueNet net = [&] {
-      try {
-        return ValueNet::load(path);
-      } catch (const Error& e) {
-        throw Error(what + ": " + e.what());
-      }
-    }();
+  // Throws unless the net has the outputs the rules need (a draw output with last_roll_draw).
+  void check_outputs(const ValueNet& net, const std::string& path, const std::string& what) const {
     const int outputs = c_.rules.last_roll_draw ? 4 : 3;
     if (net.shape().num_outputs != outputs)
       throw Error(what + " " + quote_path(path) + " has " +
                   std::to_string(net.shape().num_outputs) + " outputs; the rules (" +
                   c_.rules.to_string() + ") need " + std::to_string(outputs) +
                   (outputs == 4 ? " (a draw output)" : " (no draw output)"));
-    return net;
   }
 
   void generation(int g) {

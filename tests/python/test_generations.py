@@ -72,8 +72,8 @@ def test_bad_generations_configs_are_named(tmp_path):
         nardy.run_generations(small(tmp_path, "bad", **{"label.sets": ["colour=red"]}))
     with pytest.raises(nardy.NardyError, match="generations.count is 0"):
         nardy.run_generations(small(tmp_path, "zero", **{"generations.count": 0}))
-    with pytest.raises(nardy.NardyError, match="need 4 \\(a draw output\\)"):
-        nardy.run_generations(small(tmp_path, "draw", **{"rules.last_roll_draw": True}))
+    with pytest.raises(nardy.NardyError, match=r"label.sets\[0\]: players: expected agent specs"):
+        nardy.run_generations(small(tmp_path, "noplayers", **{"label.sets": ["players="]}))
 
 
 def write_yaml(path, config):

@@ -14,11 +14,13 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <thread>
 
 #include "core/error.h"
+#include "core/position.h"
 #include "core/file_io.h"
 #include "nn/value_net.h"
 #include "selfplay/evaluation/arena.h"
@@ -301,27 +303,38 @@ TEST_F(GenerationsTest, KilledInEveryStageTheResumedRunMatchesTheUninterruptedOn
 #endif
 
 TEST_F(GenerationsTest, TrainsForTheRulesOfItsConfig) {
-  // last_roll_draw: the start net must have the draw output; the candidate keeps it and its
-  // checkpoint names the rules.
+  // last_roll_draw from a net without the draw output: start.pt is that net with one added
+  // (its other outputs unchanged), the labels are of the draw rules, the candidate keeps the
+  // output and its checkpoint names the rules.
   TrainConfig c = small_config(root_, "draw");
   c.rules.last_roll_draw = true;
   c.generations.count = 1;
-  EXPECT_NE(error_of([&] { train(c); }).find("the rules ("), std::string::npos);
-  EXPECT_NE(error_of([&] { train(c); }).find("need 4 (a draw output)"), std::string::npos);
-  NetShape shape = ValueNet::load(search_net()).shape();
-  shape.num_outputs = 4;
-  const std::string start = tmp_.file("draw_start.pt");
-  CheckpointInfo info;
-  info.rules = c.rules.to_string();
-  ValueNet::create(shape, 3).save(start, info);
-  c.generations.init = start;
-  c.run.name = "draw2";
-  train(c);
-  const ValueNet cand = ValueNet::load(run("draw2") + "/gen-001/candidate.pt");
+  std::vector<std::string> lines;
+  train(c, &lines);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_NE(lines[0].find("has no draw output"), std::string::npos) << lines[0];
+  const ValueNet original = ValueNet::load(search_net());
+  const ValueNet start = ValueNet::load(run("draw") + "/start.pt");
+  ASSERT_EQ(start.shape().num_outputs, 4);
+  EXPECT_EQ(start.info().rules, c.rules.to_string());  // made for them: no rules warning
+  const Position pos = Position::start();
+  const Evaluation e0 = original.evaluate(pos), e1 = start.evaluate(pos);
+  EXPECT_FLOAT_EQ(e1.win, e0.win);
+  EXPECT_FLOAT_EQ(e1.win_mars, e0.win_mars);
+  EXPECT_NEAR(e1.draw, (1 - e0.win) / (1 + std::exp(6.0)), 1e-6);
+  const ValueNet cand = ValueNet::load(run("draw") + "/gen-001/candidate.pt");
   EXPECT_EQ(cand.shape().num_outputs, 4);
   EXPECT_EQ(Rules::parse(cand.info().rules), c.rules);
-  EXPECT_EQ(read_label_file(run("draw2") + "/gen-001/labels-0.lbl").header.get("rules"),
+  EXPECT_EQ(read_label_file(run("draw") + "/gen-001/labels-0.lbl").header.get("rules"),
             c.rules.to_string());
+  // A draw-output net under rules without draws is refused, naming the net and the rules.
+  c.rules.last_roll_draw = false;
+  c.generations.init = run("draw") + "/start.pt";
+  c.run.name = "nodraw";
+  const std::string error = error_of([&] { train(c); });
+  EXPECT_NE(error.find("has 4 outputs; the rules ("), std::string::npos) << error;
+  EXPECT_NE(error.find("need 3 (no draw output)"), std::string::npos) << error;
+  EXPECT_FALSE(fs::exists(run("nodraw") + "/generations.json"));
 }
 
 // With explicit seeds (label.sets seed=N, fit.seed) a generation is the hand-run `nardy label`
