@@ -96,7 +96,8 @@ void add_benchmark_command(CLI::App& app) {
   auto* build = cmd->add_subcommand(
       "build",
       "Sample decisions from games of --game-agents and label each candidate with rollouts,\n"
-      "appending to --out one decision at a time; run again with the same options to resume.");
+      "appending to --out one decision at a time; run again with the same options to resume.\n"
+      "Under torchrun the ranks share the decisions and rank 0 writes the set (the same bytes).");
   build->add_option("--out", b->out, "Set file (created, or resumed)")->required();
   build->add_option("--decisions", b->o.decisions, "Decisions in the set")
       ->capture_default_str()
@@ -131,11 +132,15 @@ void add_benchmark_command(CLI::App& app) {
       ->add_option("--luck-head", b->luck_head,
                    "Measure luck with this luck head (nardy luck fit) instead of exactly")
       ->excludes(no_luck);
-  build->add_option("--threads", b->o.threads, "Rollout threads (results do not depend on it)")
+  build
+      ->add_option("--threads", b->o.threads,
+                   "Rollout threads (per rank; results depend on neither threads nor ranks)")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
   add_rule_option(*build, b->rules);
   build->callback([b] {
+    b->o.world = &process_world();
+    const bool root = b->o.world->is_root();  // reports; every rank labels its share
     b->o.rules = rules_from(b->rules);
     b->o.luck_adjust = !b->no_luck;
     if (!b->luck_head.empty())
@@ -146,13 +151,15 @@ void add_benchmark_command(CLI::App& app) {
     const auto start = std::chrono::steady_clock::now();
     int first = -1;
     build_benchmark(b->o, b->out, make_agent, [&](int done, int total) {
-      if (first < 0) first = done - 1;  // decisions kept from an earlier run
+      if (!root) return;
+      if (first < 0) first = done;  // the first call: the decisions kept from an earlier run
       const double s =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      const double left = s / (done - first) * (total - done);
+      const double left = done > first ? s / (done - first) * (total - done) : -1;
       std::fprintf(stderr, "\rlabelled %d / %d, elapsed %s, ETA %s   ", done, total,
                    format_duration(s).c_str(), format_duration(left).c_str());
     });
+    if (!root) return;
     std::fprintf(stderr, "\n");
     const BenchmarkSet set = read_benchmark(b->out, b->o.rules);
     std::printf("wrote %s: %zu decisions\n", b->out.c_str(), set.decisions.size());

@@ -24,6 +24,7 @@ void add_label_command(CLI::App& app) {
       "position before a roll with probability --sample, and label it for its side to move with\n"
       "the --labeler net's value at its ply (or --rollouts N trials of the --labeler agent).\n"
       "Appends to --out game by game; a rerun with the same options continues up to --games.\n"
+      "Under torchrun the ranks share the games and rank 0 writes the file (the same bytes).\n"
       "The file format is documented in selfplay/training/label_file.h.");
   cmd->add_option("--out", a->out, "Label file to create or continue")->required();
   add_games_option(*cmd, a->o.games, "Total games the file should hold");
@@ -54,7 +55,8 @@ void add_label_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(int64_t{0}, int64_t{1} << 32));
   add_luck_head_options(*cmd, a->luck_head, a->exact_luck, "the --labeler's");
-  add_threads_option(*cmd, a->o.threads, "Worker threads (the file does not depend on it)");
+  add_threads_option(*cmd, a->o.threads,
+                     "Worker threads (per rank; the file depends on neither threads nor ranks)");
   add_seed_option(*cmd, a->o.seed, "Seed of every game's dice, exploration and sampling");
   cmd->add_option("--interval", a->interval, "Seconds between progress lines")
       ->capture_default_str()
@@ -64,9 +66,12 @@ void add_label_command(CLI::App& app) {
     a->o.rules = rules_from(a->rules);
     if (a->o.rollouts > 0 && !a->exact_luck)
       a->o.luck_head = luck_head_option(a->luck_head, a->o.labeler, "", a->o.rules);
-    const bool live = isatty(STDOUT_FILENO);
+    a->o.world = &process_world();
+    const bool root = a->o.world->is_root();  // reports; every rank labels its share
+    const bool live = root && isatty(STDOUT_FILENO);
     auto last = std::chrono::steady_clock::now();
     const LabelProgress p = label_positions(a->out, a->o, [&](const LabelProgress& p) {
+      if (!root) return;
       const auto now = std::chrono::steady_clock::now();
       if (live) {
         std::printf("\r\033[K%s", format_label_progress(p).c_str());
@@ -76,6 +81,7 @@ void add_label_command(CLI::App& app) {
       }
       std::fflush(stdout);
     });
+    if (!root) return;
     if (live) std::printf("\r\033[K");
     std::printf("%s\n%s: %lld games, %lld labelled positions\n", format_label_progress(p).c_str(),
                 a->out.c_str(), static_cast<long long>(p.games_done),

@@ -2,10 +2,14 @@
 // cheap luck measure of 0-ply rollouts.
 #include <chrono>
 #include <cstdio>
+#include <exception>
+#include <fstream>
 #include <iostream>
 
 #include "cli/command.h"
 #include "core/error.h"
+#include "core/file_error.h"
+#include "core/file_io.h"
 #include "selfplay/evaluation/luck_head.h"
 #include "selfplay/search/agent_kinds.h"
 #include "selfplay/search/net_agent.h"
@@ -56,7 +60,8 @@ void add_luck_command(CLI::App& app) {
       "exact luck of all 21 rolls under NET, and a small ReLU network trained (LibTorch) to\n"
       "predict it from the position. Writes\n"
       "NAME.luck beside the checkpoint (or --out); `nardy rollout` with a 0-ply agent of NET\n"
-      "then uses it automatically.");
+      "then uses it automatically. Under torchrun the ranks share the games; rank 0 trains\n"
+      "and writes the head (the same bits).");
   fit->add_option("net", a->net, "Checkpoint path, net:PATH, model:NAME or default")->required();
   fit->add_option("--out", a->out, "Head file (default: the checkpoint's NAME.luck)");
   add_games_option(*fit, a->o.games,
@@ -69,25 +74,50 @@ void add_luck_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1, 10000));
   add_threads_option(*fit, a->o.threads,
-                     "Threads (the positions do not depend on it; the training is reproducible "
-                     "for the same count)");
+                     "Threads, per rank (the positions do not depend on it; the training is "
+                     "reproducible for the same count)");
+  fit->add_option("--train-threads", a->o.train_threads,
+                  "LibTorch threads of the training (0: --threads times the ranks, as one "
+                  "process of as many threads)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1024));
   add_seed_option(*fit, a->o.seed);
   add_rule_option(*fit, a->rules);
   fit->callback([a] {
+    World& world = process_world();
+    const bool root = world.is_root();  // reports, trains and writes; every rank plays its share
     const std::string path = checkpoint_of_net_arg("luck fit", a->net);
+    const std::string out = a->out.empty() ? luck_head_path_for(path) : a->out;
+    // Rank 0 checks now that it can write the head (what save() writes first), not after the
+    // fit; a failure stops every rank.
+    std::exception_ptr error;
+    if (root) {
+      try {
+        require_not_directory("luck fit: cannot write the head", out);
+        const std::string probe = out + ".tmp";
+        if (!std::ofstream(probe))
+          throw file_error("luck fit: cannot write the head", probe, open_failure_reason());
+        std::remove(probe.c_str());
+      } catch (...) {
+        error = std::current_exception();
+      }
+    }
+    gather_results(world, "", error, "luck fit");
     const ValueNet net = load_shared_net(path);
     LuckHeadFitOptions o = a->o;
     o.rules = rules_from(a->rules);
+    o.world = &world;
     const auto t0 = std::chrono::steady_clock::now();
     auto last = t0;
     o.progress = [&](int64_t done, int64_t total) {
+      if (!root) return;
       const auto now = std::chrono::steady_clock::now();
       if (done < total && now - last < std::chrono::seconds(2)) return;
       last = now;
       const double secs = std::chrono::duration<double>(now - t0).count();
       std::fprintf(
-          stderr, "luck fit: %lld/%lld games, %.0f s, ETA %.0f s\n", static_cast<long long>(done),
-          static_cast<long long>(total), secs,
+          stderr, "luck fit: %lld/%lld games%s, %.0f s, ETA %.0f s\n", static_cast<long long>(done),
+          static_cast<long long>(total), world.size() > 1 ? " (rank 0's share)" : "", secs,
           done > 0 ? secs * static_cast<double>(total - done) / static_cast<double>(done) : 0.0);
     };
     o.on_epoch = [](const LuckEpoch& e) {
@@ -96,9 +126,10 @@ void add_luck_command(CLI::App& app) {
                    e.epoch, e.train_loss, e.heldout_loss, 100 * e.heldout_explained,
                    e.best ? "  (best)" : "");
     };
+    const LuckFitSet set = sample_luck_positions(net, o);
+    if (!root) return;  // the others' work is done: the training is one process's
     LuckHeadFitReport report;
-    const LuckHead head = fit_luck_head(net, o, &report);
-    const std::string out = a->out.empty() ? luck_head_path_for(path) : a->out;
+    const LuckHead head = train_luck_head(net, set, o, &report);
     head.save(out);
     std::cout << report.to_text() << "wrote " << out << "\n";
   });

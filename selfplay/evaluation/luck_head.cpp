@@ -7,6 +7,9 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <span>
+#include <string_view>
+#include <type_traits>
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
@@ -313,8 +316,9 @@ std::string LuckHeadFitReport::to_text() const {
   return buf;
 }
 
-LuckHead fit_luck_head(const ValueNet& teacher, const LuckHeadFitOptions& options,
-                       LuckHeadFitReport* report) {
+namespace {
+
+void check_fit_options(const LuckHeadFitOptions& options) {
   if (options.games < 10)
     throw Error("luck head fit: games must be at least 10 (got " + std::to_string(options.games) +
                 ")");
@@ -323,17 +327,70 @@ LuckHead fit_luck_head(const ValueNet& teacher, const LuckHeadFitOptions& option
   if (options.threads < 1 || options.train_threads < 0)
     throw Error("luck head fit: threads must be at least 1 (got " +
                 std::to_string(options.threads) + ")");
+}
+
+// Rows as sampled: the positions (encoded when the rows are joined) and their targets.
+struct SampledRows {
+  std::vector<Position> positions;
+  std::vector<float> targets;  // kLuckTargets per position
+  void append(const SampledRows& o) {
+    positions.insert(positions.end(), o.positions.begin(), o.positions.end());
+    targets.insert(targets.end(), o.targets.begin(), o.targets.end());
+  }
+};
+
+static_assert(std::is_trivially_copyable_v<Position>);
+
+template <class T>
+void put(std::string& out, const std::vector<T>& v) {
+  const uint64_t n = v.size();
+  out.append(reinterpret_cast<const char*>(&n), sizeof n);
+  out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+}
+
+template <class T>
+void take(std::string_view& in, std::vector<T>& v) {
+  uint64_t n = 0;
+  if (in.size() < sizeof n) throw Error("luck head fit: a rank sent truncated rows");
+  std::memcpy(&n, in.data(), sizeof n);
+  in.remove_prefix(sizeof n);
+  if (n > in.size() / sizeof(T)) throw Error("luck head fit: a rank sent truncated rows");
+  const size_t at = v.size();
+  v.resize(at + n);
+  std::memcpy(v.data() + at, in.data(), n * sizeof(T));
+  in.remove_prefix(n * sizeof(T));
+}
+
+LuckFitData encoded(const SampledRows& rows, const Encoder& encoder) {
+  LuckFitData d;
+  d.num_inputs = encoder.num_inputs();
+  d.inputs.resize(rows.positions.size() * static_cast<size_t>(d.num_inputs));
+  for (size_t i = 0; i < rows.positions.size(); ++i)
+    encoder.fill(rows.positions[i],
+                 std::span<float>(d.inputs).subspan(i * static_cast<size_t>(d.num_inputs),
+                                                    static_cast<size_t>(d.num_inputs)));
+  d.targets = rows.targets;
+  return d;
+}
+
+}  // namespace
+
+LuckFitSet sample_luck_positions(const ValueNet& teacher, const LuckHeadFitOptions& options) {
+  check_fit_options(options);
+  World& world = options.world ? *options.world : single_process_world();
   const Rules& rules = options.rules;
   const BearoffTable* tables = default_bearoff_table();
-  const Encoder& encoder = teacher.encoder();
-  const int in = encoder.num_inputs();
   const int64_t blocks = (options.games + kBlockGames - 1) / kBlockGames;
+  // This rank's blocks: [first, first + mine.size()).
+  const IndexRange mine = block_of(blocks, world.rank(), world.size());
+  const int64_t games_here =
+      std::min(options.games, mine.end * kBlockGames) - mine.begin * kBlockGames;
 
   // Each block's rows (training and held out), kept in game order.
   struct Block {
-    LuckFitData train, held;
+    SampledRows train, held;
   };
-  std::vector<Block> data(static_cast<size_t>(blocks));
+  std::vector<Block> data(static_cast<size_t>(mine.size()));
   std::atomic<int64_t> games_done{0};
   std::mutex progress_mutex;
 
@@ -343,7 +400,6 @@ LuckHead fit_luck_head(const ValueNet& teacher, const LuckHeadFitOptions& option
     std::unique_ptr<Agent> agent;
     Search* search = nullptr;
     MoveList moves, roll_moves;
-    std::vector<float> x;
   };
   auto make_worker = [&](int) {
     Worker w;
@@ -351,15 +407,14 @@ LuckHead fit_luck_head(const ValueNet& teacher, const LuckHeadFitOptions& option
     ao.noise = options.noise;
     w.agent = make_net_agent(teacher, ao, rules, "net:<luck fit>");
     w.search = &static_cast<NetAgent&>(*w.agent).search();
-    w.x.assign(static_cast<size_t>(in), 0.0f);
     return w;
   };
-  auto run_block = [&](Worker& w, int64_t b) {
-    Block& out = data[static_cast<size_t>(b)];
-    out.train.num_inputs = out.held.num_inputs = in;
+  auto run_block = [&](Worker& w, int64_t k) {
+    Block& out = data[static_cast<size_t>(k)];
+    const int64_t b = mine.begin + k;
     const int64_t g_end = std::min(options.games, (b + 1) * kBlockGames);
     for (int64_t g = b * kBlockGames; g < g_end; ++g) {
-      LuckFitData& rows = g % 10 == 9 ? out.held : out.train;
+      SampledRows& rows = g % 10 == 9 ? out.held : out.train;
       Rng dice_rng = Rng(options.seed ^ kDiceSalt).split(static_cast<uint64_t>(g));
       Rng agent_rng = Rng(options.seed ^ kAgentSalt).split(static_cast<uint64_t>(g));
       Position p = Position::start();
@@ -380,8 +435,7 @@ LuckHead fit_luck_head(const ValueNet& teacher, const LuckHeadFitOptions& option
             for (int o = 0; o < kLuckOutputs; ++o)
               mean[o] += centring_weight(0, r) * y[static_cast<size_t>(o)];
           }
-          encoder.fill(p, w.x);
-          rows.inputs.insert(rows.inputs.end(), w.x.begin(), w.x.end());
+          rows.positions.push_back(p);
           for (int r = 0; r < kLuckRolls; ++r) {
             const std::array<float, 4> y = v[static_cast<size_t>(r)].as_array();
             for (int o = 0; o < kLuckOutputs; ++o)
@@ -397,21 +451,53 @@ LuckHead fit_luck_head(const ValueNet& teacher, const LuckHeadFitOptions& option
       const int64_t done = ++games_done;
       if (options.progress) {
         std::lock_guard lock(progress_mutex);
-        options.progress(done, options.games);
+        options.progress(done, games_here);
       }
     }
   };
-  parallel_for(blocks, options.threads, make_worker, run_block);
-
-  LuckFitData train, held;
-  train.num_inputs = held.num_inputs = in;
-  for (Block& b : data) {
-    train.inputs.insert(train.inputs.end(), b.train.inputs.begin(), b.train.inputs.end());
-    train.targets.insert(train.targets.end(), b.train.targets.begin(), b.train.targets.end());
-    held.inputs.insert(held.inputs.end(), b.held.inputs.begin(), b.held.inputs.end());
-    held.targets.insert(held.targets.end(), b.held.targets.begin(), b.held.targets.end());
-    b = Block{};
+  // With several ranks a failure here travels to the others through the gather below.
+  std::exception_ptr error;
+  std::string sent;
+  try {
+    parallel_for(mine.size(), options.threads, make_worker, run_block);
+    // This rank's blocks joined (training rows, held-out rows), then every rank's in rank order.
+    SampledRows train, held;
+    for (Block& b : data) {
+      train.append(b.train);
+      held.append(b.held);
+      b = Block{};
+    }
+    if (world.size() > 1) {
+      put(sent, train.positions);
+      put(sent, train.targets);
+      put(sent, held.positions);
+      put(sent, held.targets);
+    } else {
+      return LuckFitSet{encoded(train, teacher.encoder()), encoded(held, teacher.encoder())};
+    }
+  } catch (...) {
+    if (world.size() == 1) throw;
+    error = std::current_exception();
   }
+  std::vector<std::string> all = gather_results(world, sent, error, "luck fit");
+  SampledRows train, held;
+  for (std::string& rank_bytes : all) {
+    std::string_view in = rank_bytes;
+    take(in, train.positions);
+    take(in, train.targets);
+    take(in, held.positions);
+    take(in, held.targets);
+    rank_bytes = std::string();
+  }
+  return LuckFitSet{encoded(train, teacher.encoder()), encoded(held, teacher.encoder())};
+}
+
+LuckHead train_luck_head(const ValueNet& teacher, const LuckFitSet& set,
+                         const LuckHeadFitOptions& options, LuckHeadFitReport* report) {
+  check_fit_options(options);
+  const LuckFitData& train = set.train;
+  const LuckFitData& held = set.held;
+  const Encoder& encoder = teacher.encoder();
   LuckHeadFitReport rep;
   rep.games = options.games;
   rep.positions = train.rows();
@@ -425,7 +511,9 @@ LuckHead fit_luck_head(const ValueNet& teacher, const LuckHeadFitOptions& option
     }
   rep.luck_rms = held.rows() > 0 ? std::sqrt(sq / static_cast<double>(held.rows())) : 0;
 
-  set_torch_threads(options.train_threads > 0 ? options.train_threads : options.threads);
+  // The threads of one process doing the whole fit (every rank's threads), unless told.
+  const int ranks = options.world ? options.world->size() : 1;
+  set_torch_threads(options.train_threads > 0 ? options.train_threads : options.threads * ranks);
   LuckTrainOptions to = options.train;
   to.seed = options.seed;
   LuckMlp mlp = train_luck_mlp(train, held, to, &rep.epochs, options.on_epoch);
@@ -438,7 +526,13 @@ LuckHead fit_luck_head(const ValueNet& teacher, const LuckHeadFitOptions& option
                 static_cast<long long>(options.games), static_cast<long long>(rep.positions),
                 static_cast<unsigned long long>(options.seed), options.noise, rep.epochs.size(),
                 rep.explained);
-  return LuckHead(encoder.id(), std::move(mlp), parameters_checksum(teacher.layers()), rules, note);
+  return LuckHead(encoder.id(), std::move(mlp), parameters_checksum(teacher.layers()),
+                  options.rules, note);
+}
+
+LuckHead fit_luck_head(const ValueNet& teacher, const LuckHeadFitOptions& options,
+                       LuckHeadFitReport* report) {
+  return train_luck_head(teacher, sample_luck_positions(teacher, options), options, report);
 }
 
 }  // namespace nardy

@@ -26,6 +26,15 @@
 // games. Games are played in fixed blocks and their rows kept in game order: the same data for
 // any thread count, and the same network for the same seed and LibTorch thread count.
 //
+// Ranks (`world`, selfplay/distributed/world.h): the fit's first phase, sample_luck_positions,
+// splits the blocks of games into one contiguous share per rank (block_of), each played on the
+// rank's own `threads`, and all-gathers the rows in block order: every rank gets the data of
+// one process. The second phase, train_luck_head, is one process's work (LibTorch's threads on
+// one machine): `nardy luck fit` runs it on rank 0 alone, with `train_threads` or else every
+// rank's threads (ranks × threads), so the head is the same bits as one process's with as many
+// threads. The games are the cheap phase (about 50 s of the 10 min fit of docs/evaluation.md),
+// so ranks save little of a whole fit.
+//
 // File (binary, little-endian floats; `nardy luck fit` writes it beside the teacher's
 // checkpoint as NAME.luck):
 //   line 1   "nardy-luck-head 1\n"
@@ -52,6 +61,7 @@
 #include "nn/fast_kernels.h"
 #include "nn/luck_fit.h"
 #include "nn/value_net.h"
+#include "selfplay/distributed/world.h"
 
 namespace nardy {
 
@@ -136,16 +146,18 @@ std::shared_ptr<const LuckHead> default_luck_head(const std::string& agent_spec,
 struct LuckHeadFitOptions {
   int64_t games = 6000;   // self-play games sampled (every tenth held out)
   double noise = 0.05;    // the sampling agent's Gaussian noise on equities (net_agent.h noise=)
-  int threads = 1;        // games in parallel (the data do not depend on it)
-  int train_threads = 0;  // LibTorch's threads while training (0: `threads`); the network is
-                          // reproducible for the same seed and train_threads
+  int threads = 1;        // games in parallel, per rank (the data do not depend on it)
+  int train_threads = 0;  // LibTorch's threads while training (0: `threads` × ranks); the
+                          // network is reproducible for the same seed and train_threads
   uint64_t seed = 1;
   Rules rules;
   LuckTrainOptions train;
-  // Called while games are played with (games done, games), and after each training epoch;
+  // Called while games are played with (games done, games) of this rank's share, and after
+  // each training epoch;
   // either may be empty.
   std::function<void(int64_t, int64_t)> progress;
   std::function<void(const LuckEpoch&)> on_epoch;
+  World* world = nullptr;  // ranks sharing the games (see above); null: this process alone
 };
 
 struct LuckHeadFitReport {
@@ -156,8 +168,20 @@ struct LuckHeadFitReport {
   std::string to_text() const;
 };
 
-// Fits a head to the exact luck of `teacher` (see the header comment). Throws Error for options
-// out of range.
+// The fit's rows, training and held out, each in game order.
+struct LuckFitSet {
+  LuckFitData train, held;
+};
+
+// The fit's first phase: the games and the exact luck of their positions (see the header
+// comment). With options.world a collective: every rank plays its share and returns all rows.
+// Throws Error for options out of range (on every rank, the failed rank's message on the others).
+LuckFitSet sample_luck_positions(const ValueNet& teacher, const LuckHeadFitOptions& options);
+// The second phase: trains the head on `set` (this process alone; see train_threads).
+LuckHead train_luck_head(const ValueNet& teacher, const LuckFitSet& set,
+                         const LuckHeadFitOptions& options, LuckHeadFitReport* report = nullptr);
+// Both phases: fits a head to the exact luck of `teacher`. Throws Error for options out of
+// range. With options.world every rank trains the same head.
 LuckHead fit_luck_head(const ValueNet& teacher, const LuckHeadFitOptions& options,
                        LuckHeadFitReport* report = nullptr);
 

@@ -374,38 +374,76 @@ void build_benchmark(const BenchmarkBuildOptions& o, const std::string& path,
     throw Error(
         "benchmark: trials must be at least 2 (each candidate is rolled out in two halves)");
   if (o.luck_turns < 0) throw Error("benchmark: luck-adjusted turns must be >= 0 (0 = all)");
-  const std::vector<std::string> header = benchmark_header(o);
-  size_t done = 0;
-  {
-    std::ifstream probe(path);
-    if (probe) {
-      const BenchmarkSet old = read_benchmark(path, o.rules);
-      if (old.header != header)
-        throw Error("benchmark set '" + path +
-                    "' was built with other options (its header differs); remove it or build "
-                    "with the same options to resume");
-      done = old.decisions.size();
+  World& world = o.world ? *o.world : single_process_world();
+  const bool root = world.is_root();
+  // Set-up on every rank (the decisions, the rank agent; on rank 0 also the file), then one
+  // exchange: a failure on any rank stops every rank, and the others learn how far the file is.
+  std::vector<BenchmarkDecision> todo;
+  std::unique_ptr<Agent> ranker;
+  std::ofstream out;
+  std::exception_ptr error;  // this rank's failure, sent at the next exchange
+  std::string done_text;
+  try {
+    const std::vector<std::string> header = benchmark_header(o);
+    todo = sample_decisions(o, make_agent);
+    ranker = o.rank_agent.empty() ? nullptr : make_agent(o.rank_agent, o.rules);
+    if (root) {
+      size_t done = 0;
+      if (std::ifstream(path)) {
+        const BenchmarkSet old = read_benchmark(path, o.rules);
+        if (old.header != header)
+          throw Error("benchmark set '" + path +
+                      "' was built with other options (its header differs); remove it or build "
+                      "with the same options to resume");
+        done = old.decisions.size();
+      }
+      if (done > todo.size())
+        throw Error("benchmark set '" + path + "' has more decisions than the build makes");
+      out.open(path, std::ios::app);
+      if (!out) throw Error("benchmark: cannot write '" + path + "'");
+      if (done == 0) {
+        for (const auto& h : header) out << "#" << h << "\n";
+        if (!out.flush()) throw Error("benchmark: cannot write '" + path + "'");
+      }
+      done_text = std::to_string(done);
     }
+  } catch (...) {
+    error = std::current_exception();
   }
-  const std::vector<BenchmarkDecision> todo = sample_decisions(o, make_agent);
-  if (done > todo.size())
-    throw Error("benchmark set '" + path + "' has more decisions than the build makes");
-  std::ofstream out(path, std::ios::app);
-  if (!out) throw Error("benchmark: cannot write '" + path + "'");
-  if (done == 0) {
-    for (const auto& h : header) out << "#" << h << "\n";
-    out.flush();
+  size_t done = std::stoul(gather_results(world, done_text, error, "benchmark build")[0]);
+  if (progress) progress(static_cast<int>(done), static_cast<int>(todo.size()));
+  // Blocks of decisions, one contiguous share per rank; one process labels and appends one
+  // decision at a time.
+  const size_t block = world.size() == 1 ? 1 : 4 * static_cast<size_t>(world.size());
+  while (done < todo.size()) {
+    const size_t n = std::min(block, todo.size() - done);
+    const IndexRange mine = block_of(static_cast<int64_t>(n), world.rank(), world.size());
+    std::string text;
+    if (!error) {
+      try {
+        for (int64_t k = mine.begin; k < mine.end; ++k) {
+          const size_t i = done + static_cast<size_t>(k);
+          BenchmarkDecision d = todo[i];
+          d.candidates = label_decision(d, i, o, make_agent, ranker.get());
+          text += format_decision(d);
+        }
+      } catch (...) {
+        error = std::current_exception();
+      }
+    }
+    // Every rank's decisions in rank order: the block's in set order.
+    const std::vector<std::string> all = gather_results(world, text, error, "benchmark build");
+    if (root) {
+      for (const std::string& t : all) out << t;
+      if (!out.flush())
+        error = std::make_exception_ptr(Error("benchmark: cannot write '" + path + "'"));
+    }
+    if (error && world.size() == 1) std::rethrow_exception(error);
+    done += n;
+    if (progress && !error) progress(static_cast<int>(done), static_cast<int>(todo.size()));
   }
-  std::unique_ptr<Agent> ranker =
-      o.rank_agent.empty() ? nullptr : make_agent(o.rank_agent, o.rules);
-  for (size_t i = done; i < todo.size(); ++i) {
-    BenchmarkDecision d = todo[i];
-    d.candidates = label_decision(d, i, o, make_agent, ranker.get());
-    out << format_decision(d);
-    out.flush();
-    if (!out) throw Error("benchmark: cannot write '" + path + "'");
-    if (progress) progress(static_cast<int>(i + 1), static_cast<int>(todo.size()));
-  }
+  // Rank 0's last write reaches the others.
+  gather_results(world, "", error, "benchmark build");
 }
 
 // ---- Scoring ----

@@ -59,6 +59,7 @@
 #include "core/position.h"
 #include "core/rules.h"
 #include "selfplay/agents/agent.h"
+#include "selfplay/distributed/world.h"
 #include "selfplay/evaluation/stats.h"
 
 namespace nardy {
@@ -121,8 +122,9 @@ struct BenchmarkBuildOptions {
   // Luck measured by this head instead of exactly (RolloutOptions::luck_head): about the cost
   // of a plain trial at 0-ply; null: exact.
   std::shared_ptr<const LuckHead> luck_head;
-  int threads = 1;
+  int threads = 1;  // each decision's rollouts (per rank)
   Rules rules;
+  World* world = nullptr;  // ranks sharing the decisions (build_benchmark); null: this process
 };
 
 // The decisions of the set, without candidates: sampled from games of `game_agents` seeded by
@@ -136,7 +138,14 @@ std::vector<std::string> benchmark_header(const BenchmarkBuildOptions& options);
 
 // Builds the set into `path`, resumably: if the file exists its header must equal this build's
 // and its decisions are kept; the missing ones are labelled and appended one at a time (flushed),
-// so a killed build continues where it stopped. `progress(done, total)` after each decision.
+// so a killed build continues where it stopped. `progress(done, total)` at the start (the
+// decisions kept) and after each decision.
+// Ranks (`options.world`): every rank samples the same decisions; the missing ones go in blocks
+// of 4 per rank, each rank labelling one contiguous share of a block (its rollouts on its own
+// `threads`), and rank 0 alone reads the file and appends the gathered decisions in set order
+// (so a set is the same bytes on any number of ranks; progress after each block, on every
+// rank). A failure on any rank is an Error on every rank at the next exchange. A collective:
+// every rank calls it with the same options and path.
 void build_benchmark(const BenchmarkBuildOptions& options, const std::string& path,
                      const AgentBySpec& make_agent,
                      const std::function<void(int, int)>& progress = {});

@@ -5,8 +5,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
+#include <utility>
 
 #include "core/error.h"
 #include "core/game.h"
@@ -202,69 +205,122 @@ std::string format_label_progress(const LabelProgress& p) {
   return buf;
 }
 
-LabelProgress label_positions(const std::string& path, const LabelOptions& o,
-                              const std::function<void(const LabelProgress&)>& progress) {
-  check_options(o);
-  std::vector<AgentMaker> make_players;
-  for (const auto& spec : split_agent_specs(o.player, "label: player"))
-    make_players.push_back(checked_agent_maker(spec, o.rules));
-  const AgentMaker make_labeler = checked_agent_maker(o.labeler, o.rules);
-  const LabelHeader header = label_header(o);
-  LabelProgress p;
-  p.games_total = o.games;
+namespace {
+
+// Rank 0's side of the file: checks or writes its header, truncates a partial game, and returns
+// the games and records it holds.
+std::pair<int64_t, int64_t> open_label_file(const std::string& path, const LabelHeader& header) {
   std::error_code ec;
-  if (std::filesystem::exists(path, ec)) {
-    const LabelFile f = read_label_file(path);
-    for (const auto& [key, value] : header.fields) {
-      const std::string have = f.header.get(key);
-      if (have != value)
-        throw Error("label file '" + path + "': written with " + key + " '" + have +
-                    "', now asked for '" + value +
-                    "' (use the same options to continue it, or another file)");
-    }
-    if (f.header.fields.size() != header.fields.size())
-      throw Error("label file '" + path + "': its header has other keys than this build writes");
-    std::filesystem::resize_file(path, f.complete_bytes, ec);
-    if (ec)
-      throw Error("label file '" + path + "': cannot truncate a partial game: " + ec.message());
-    p.games_done = f.games;
-    p.positions = static_cast<int64_t>(f.records.size());
-  } else {
+  if (!std::filesystem::exists(path, ec)) {
     std::ofstream out(path, std::ios::binary);
     if (!out) throw Error("label file '" + path + "': cannot create it");
     out << header.to_text();
     if (!out.flush()) throw Error("label file '" + path + "': cannot write it");
+    return {0, 0};
   }
-  std::ofstream out(path, std::ios::binary | std::ios::app);
-  if (!out) throw Error("label file '" + path + "': cannot open it for appending");
-  const auto t0 = std::chrono::steady_clock::now();
-  const int64_t block = 4 * static_cast<int64_t>(o.threads);
-  while (p.games_done < o.games) {
-    const int64_t first = p.games_done, n = std::min(block, o.games - first);
-    std::vector<std::string> games(static_cast<size_t>(n));
-    parallel_for(
-        n, o.threads,
-        [&](int) {
-          Workers w;
-          for (const auto& make : make_players) w.players.push_back(make());
-          w.labeler = make_labeler();
-          return w;
-        },
-        [&](Workers& w, int64_t i) {
-          games[static_cast<size_t>(i)] = label_game(static_cast<uint32_t>(first + i), o, w);
-        });
-    for (const auto& bytes : games) {
-      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-      const int64_t positions = static_cast<int64_t>(bytes.size() / kLabelRecordBytes) - 1;
-      p.positions += positions;
-      p.new_positions += positions;
+  const LabelFile f = read_label_file(path);
+  for (const auto& [key, value] : header.fields) {
+    const std::string have = f.header.get(key);
+    if (have != value)
+      throw Error("label file '" + path + "': written with " + key + " '" + have +
+                  "', now asked for '" + value +
+                  "' (use the same options to continue it, or another file)");
+  }
+  if (f.header.fields.size() != header.fields.size())
+    throw Error("label file '" + path + "': its header has other keys than this build writes");
+  std::filesystem::resize_file(path, f.complete_bytes, ec);
+  if (ec) throw Error("label file '" + path + "': cannot truncate a partial game: " + ec.message());
+  return {f.games, static_cast<int64_t>(f.records.size())};
+}
+
+std::string int64_bytes(std::initializer_list<int64_t> values) {
+  std::string s;
+  for (int64_t v : values) s.append(reinterpret_cast<const char*>(&v), sizeof v);
+  return s;
+}
+
+}  // namespace
+
+LabelProgress label_positions(const std::string& path, const LabelOptions& o,
+                              const std::function<void(const LabelProgress&)>& progress) {
+  check_options(o);
+  World& world = o.world ? *o.world : single_process_world();
+  const bool root = world.is_root();
+  LabelProgress p;
+  p.games_total = o.games;
+  // Set-up on every rank (the agents; on rank 0 also the file), then one exchange: a failure on
+  // any rank stops every rank, and the others learn how far the file is.
+  std::vector<AgentMaker> make_players;
+  AgentMaker make_labeler;
+  std::ofstream out;
+  std::exception_ptr error;  // this rank's failure, sent at the next exchange
+  std::string counts;
+  try {
+    for (const auto& spec : split_agent_specs(o.player, "label: player"))
+      make_players.push_back(checked_agent_maker(spec, o.rules));
+    make_labeler = checked_agent_maker(o.labeler, o.rules);
+    if (root) {
+      const auto [games, positions] = open_label_file(path, label_header(o));
+      counts = int64_bytes({games, positions});
+      out.open(path, std::ios::binary | std::ios::app);
+      if (!out) throw Error("label file '" + path + "': cannot open it for appending");
     }
-    if (!out.flush()) throw Error("label file '" + path + "': write failed");
+  } catch (...) {
+    error = std::current_exception();
+  }
+  {
+    const std::vector<std::string> all = gather_results(world, counts, error, "label");
+    if (all[0].size() != 2 * sizeof(int64_t)) throw Error("label: rank 0 sent no file counts");
+    std::memcpy(&p.games_done, all[0].data(), sizeof(int64_t));
+    std::memcpy(&p.positions, all[0].data() + sizeof(int64_t), sizeof(int64_t));
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const int64_t block = 4 * static_cast<int64_t>(o.threads) * world.size();
+  while (p.games_done < o.games) {
+    const int64_t n = std::min(block, o.games - p.games_done);
+    const IndexRange mine = block_of(n, world.rank(), world.size());
+    const int64_t first = p.games_done + mine.begin;
+    std::string bytes;
+    if (!error) {
+      try {
+        std::vector<std::string> games(static_cast<size_t>(mine.size()));
+        parallel_for(
+            mine.size(), o.threads,
+            [&](int) {
+              Workers w;
+              for (const auto& make : make_players) w.players.push_back(make());
+              w.labeler = make_labeler();
+              return w;
+            },
+            [&](Workers& w, int64_t i) {
+              games[static_cast<size_t>(i)] = label_game(static_cast<uint32_t>(first + i), o, w);
+            });
+        for (const auto& g : games) bytes += g;
+      } catch (...) {
+        error = std::current_exception();
+      }
+    }
+    // Every rank's games in rank order: the block's games in game order.
+    const std::vector<std::string> all = gather_results(world, bytes, error, "label");
+    int64_t positions = 0;
+    for (const std::string& rank_bytes : all) {
+      if (root && !out.write(rank_bytes.data(), static_cast<std::streamsize>(rank_bytes.size())))
+        error = std::make_exception_ptr(Error("label file '" + path + "': write failed"));
+      positions += static_cast<int64_t>(rank_bytes.size() / kLabelRecordBytes);
+    }
+    positions -= n;  // each game's end record
+    if (root && !error && !out.flush())
+      error = std::make_exception_ptr(Error("label file '" + path + "': write failed"));
+    if (error && world.size() == 1) std::rethrow_exception(error);
+    p.positions += positions;
+    p.new_positions += positions;
     p.games_done += n;
     p.new_games += n;
     p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (progress) progress(p);
+    if (progress && !error) progress(p);
   }
+  // Rank 0's last write reaches the others.
+  gather_results(world, "", error, "label");
   p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return p;
 }

@@ -26,6 +26,15 @@
 // block of games, so the file is the same bytes for any thread count, and a rerun with the same
 // options appends the games still missing up to `games` (the header must match: a different
 // option is an error naming it).
+//
+// Ranks (`world`, selfplay/distributed/world.h): every block of games is split into one
+// contiguous share per rank (block_of), each rank labels its share on its own `threads` threads
+// (so `threads` is per rank and a block holds 4 × threads × ranks games), the ranks gather the
+// records and rank 0 alone appends them in game order: the file is the same bytes as one
+// process's. Only rank 0 reads or writes the file (the others need no shared file system); it
+// tells the others how many games the file already holds. A failure on any rank — a bad
+// agent, a header that differs, a write that fails on rank 0 — is an Error on every rank at the
+// next exchange (at most one block later), never a hang.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +43,7 @@
 #include <string>
 
 #include "core/rules.h"
+#include "selfplay/distributed/world.h"
 #include "selfplay/training/label_file.h"
 
 namespace nardy {
@@ -50,16 +60,17 @@ struct LabelOptions {
   int64_t rollouts = 0;                       // > 0: rollout trials per position instead of search
   std::shared_ptr<const LuckHead> luck_head;  // the rollouts' luck measure (null: exact)
   int64_t games = 100;                        // total games the file should hold
-  int threads = 1;
+  int threads = 1;                            // per rank
   uint64_t seed = 1;
   Rules rules;
+  World* world = nullptr;  // ranks sharing the games (see above); null: this process alone
 };
 
 struct LabelProgress {
   int64_t games_done = 0, games_total = 0;
   int64_t positions = 0;      // records in the file
-  int64_t new_games = 0;      // played by this call
-  int64_t new_positions = 0;  // labelled by this call
+  int64_t new_games = 0;      // played by this call (on every rank)
+  int64_t new_positions = 0;  // labelled by this call (on every rank)
   double seconds = 0;         // this call's elapsed time
 };
 
@@ -67,9 +78,10 @@ struct LabelProgress {
 LabelHeader label_header(const LabelOptions& options);
 
 // Creates or continues the label file at `path` until it holds options.games games; calls
-// `progress` after every block of games (may be empty). Throws Error for bad options (naming
-// them), an agent spec that cannot be made, a file that is not a label file or whose header
-// differs from these options.
+// `progress` after every block of games (may be empty; on every rank, with the counts of all
+// ranks). Throws Error for bad options (naming them), an agent spec that cannot be made, a file
+// that is not a label file or whose header differs from these options. With a world, a
+// collective: every rank calls it with the same options and path.
 LabelProgress label_positions(const std::string& path, const LabelOptions& options,
                               const std::function<void(const LabelProgress&)>& progress = {});
 

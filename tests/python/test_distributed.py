@@ -295,3 +295,109 @@ def worker_pids(root_pid):
                 pass
             stack.append(child)
     return found
+
+
+# The commands that write files (docs/distributed.md): `nardy label`, `nardy benchmark build` and
+# `nardy luck fit` on R ranks x 1 thread write the bytes of one process of R threads, rank 0
+# alone writes, the others print nothing; a failure on rank 0 stops every rank.
+
+def search_net():
+    return os.path.join(os.path.dirname(__file__), "..", "data", "search_net.pt")
+
+
+def label_args(out, games):
+    return ["label", "--out", out, "--games", games, "--player", "heuristic", "--sample", "0.05",
+            "--labeler", f"net:{search_net()}:ply=1", "--seed", 3]
+
+
+def run_torchrun(exe, args, cwd):
+    env = dict(os.environ, NARDY_DIST_TIMEOUT=TIMEOUT_S)
+    proc = subprocess.run(torchrun_command(exe, free_port(), []) + list(map(str, args)), cwd=cwd,
+                          env=env, text=True, capture_output=True, timeout=180)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc
+
+
+def same_bytes(a, b):
+    return subprocess.run(["cmp", str(a), str(b)]).returncode == 0
+
+
+@pytest.mark.parametrize("ranks", [2, 3])
+def test_label_on_ranks_writes_the_file_of_one_process_once(exe, tmp_path, ranks):
+    single = run_single(exe, label_args(tmp_path / "one.lbl", 12) + ["--threads", ranks], tmp_path)
+    results = run_ranks(exe, ranks, label_args(tmp_path / "ranks.lbl", 12), tmp_path)
+    assert same_bytes(tmp_path / "ranks.lbl", tmp_path / "one.lbl")
+    last = [out.splitlines()[-1].split(": ", 1)[1] for out in (single.stdout, results[0][1])]
+    assert last[0] == last[1]  # "12 games, N labelled positions"
+    assert all(stdout == "" for _, stdout, _ in results[1:])
+    # Continued on the ranks from a part made by one process: the same bytes again.
+    run_single(exe, label_args(tmp_path / "part.lbl", 5), tmp_path)
+    run_ranks(exe, ranks, label_args(tmp_path / "part.lbl", 12), tmp_path)
+    assert same_bytes(tmp_path / "part.lbl", tmp_path / "one.lbl")
+
+
+@pytest.mark.skipif(shutil.which("torchrun") is None, reason="torchrun (python3-torch) missing")
+def test_label_and_benchmark_build_under_torchrun_write_the_files_of_one_process(exe, tmp_path):
+    run_single(exe, label_args(tmp_path / "one.lbl", 10) + ["--threads", 2], tmp_path)
+    run_torchrun(exe, label_args(tmp_path / "two.lbl", 10), tmp_path)
+    assert same_bytes(tmp_path / "two.lbl", tmp_path / "one.lbl")
+
+    build = ["benchmark", "build", "--decisions", 9, "--trials", 4, "--seed", 2, "--out"]
+    run_single(exe, build + [tmp_path / "one.txt", "--threads", 2], tmp_path)
+    run_torchrun(exe, build + [tmp_path / "two.txt"], tmp_path)
+    assert same_bytes(tmp_path / "two.txt", tmp_path / "one.txt")
+
+
+def test_luck_fit_on_ranks_writes_the_head_of_one_process(exe, tmp_path):
+    fit = ["luck", "fit", search_net(), "--games", 40, "--hidden", 8, "--epochs", 2, "--seed", 3,
+           "--out"]
+    single = run_single(exe, fit + [tmp_path / "one.luck", "--threads", 2], tmp_path)
+    results = run_ranks(exe, 2, fit + [tmp_path / "two.luck"], tmp_path)
+    assert same_bytes(tmp_path / "two.luck", tmp_path / "one.luck")
+    assert results[0][1].splitlines()[0] == single.stdout.splitlines()[0]
+    assert results[1][1] == ""
+    assert "luck fit:" not in results[1][2]  # no progress or epochs from rank 1
+
+
+@pytest.mark.parametrize("command", ["label", "benchmark", "luck"])
+def test_an_unwritable_out_on_rank_zero_stops_every_rank_with_its_error(exe, tmp_path, command):
+    out = tmp_path / "no-such-dir" / "out"
+    args = {"label": label_args(out, 4),
+            "benchmark": ["benchmark", "build", "--decisions", 4, "--trials", 2, "--out", out],
+            "luck": ["luck", "fit", search_net(), "--games", 10, "--out", out]}[command]
+    job = {"label": "label", "benchmark": "benchmark build", "luck": "luck fit"}[command]
+    t0 = time.monotonic()
+    results = finish(start_ranks(exe, 2, args, tmp_path), timeout=60)
+    assert time.monotonic() - t0 < float(TIMEOUT_S)  # an answer, not the timeout
+    for rank, (code, stdout, stderr) in enumerate(results):
+        assert code == 2, f"rank {rank}: {stderr}"
+        assert stdout == ""
+        assert "no-such-dir" in stderr, stderr
+    assert f"{job}: rank 0 failed: " in results[1][2], results[1][2]
+    assert not out.parent.exists()
+
+
+def test_a_killed_label_rank_stops_the_other_and_a_rerun_finishes_the_same_file(exe, tmp_path):
+    run_single(exe, label_args(tmp_path / "whole.lbl", 150) + ["--threads", 2], tmp_path)
+    path = tmp_path / "killed.lbl"
+    procs = start_ranks(exe, 2, label_args(path, 150), tmp_path)
+    header = 0
+    deadline = time.monotonic() + 60
+    while True:  # rank 0 has written the header and a first block of games
+        assert all(p.poll() is None for p in procs), "a rank ended before it was killed"
+        assert time.monotonic() < deadline, "no games were written"
+        size = path.stat().st_size if path.exists() else 0
+        header = header or size
+        if size > header:
+            break
+        time.sleep(0.02)
+    procs[1].kill()
+    t0 = time.monotonic()
+    code, stdout, stderr = finish(procs[:1])[0]
+    procs[1].wait()
+    assert time.monotonic() - t0 < float(TIMEOUT_S) + 10
+    assert code == 2, stderr
+    assert "rank 0 of 2" in stderr, stderr
+    assert not same_bytes(path, tmp_path / "whole.lbl")  # killed mid-file
+    run_ranks(exe, 2, label_args(path, 150), tmp_path)
+    assert same_bytes(path, tmp_path / "whole.lbl")
