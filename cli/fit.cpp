@@ -13,6 +13,7 @@ void add_fit_command(CLI::App& app) {
     FitRunOptions o;
     std::string encoder = "raw", activation = "sigmoid";
     std::vector<int> hidden = {128};
+    int threads = 1;
   };
   auto a = std::make_shared<Args>();
   auto* cmd = app.add_subcommand(
@@ -71,6 +72,11 @@ void add_fit_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1e-6, 0.999999));
   add_seed_option(*cmd, a->o.fit.seed, "Seed of the split, the minibatch order and a fresh net");
+  cmd->add_option("--threads", a->threads,
+                  "LibTorch threads (the weights depend on it; OMP_NUM_THREADS sets only the BLAS "
+                  "threads underneath)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
   cmd->add_option("--encoder", a->encoder, "Encoder of a fresh net (raw, extended)")
       ->capture_default_str();
   add_hidden_option(*cmd, a->hidden, "Hidden widths of a fresh net");
@@ -81,6 +87,7 @@ void add_fit_command(CLI::App& app) {
     a->o.shape.hidden = a->hidden;
     a->o.shape.activation = parse_activation(a->activation);
     a->o.net_seed = a->o.fit.seed;
+    set_torch_threads(a->threads);
     const double lr = a->o.fit.lr;
     const FitRunResult r = run_fit(a->o, [lr](const FitEpoch& e) {
       char at_lr[48] = "";  // after a drop

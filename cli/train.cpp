@@ -32,6 +32,30 @@ extern "C" void on_interrupt(int sig) {
   }
 }
 
+// While it lives, SIGINT and SIGTERM set g_stop (a second one kills at once); then the previous
+// handlers again (an inherited "ignore" included).
+class StopOnInterrupt {
+ public:
+  explicit StopOnInterrupt(bool install = true) : installed_(install) {
+    g_stop = false;
+    if (!installed_) return;
+    previous_int_ = std::signal(SIGINT, on_interrupt);
+    previous_term_ = std::signal(SIGTERM, on_interrupt);
+  }
+  ~StopOnInterrupt() {
+    if (!installed_) return;
+    std::signal(SIGINT, previous_int_);
+    std::signal(SIGTERM, previous_term_);
+  }
+  StopOnInterrupt(const StopOnInterrupt&) = delete;
+  StopOnInterrupt& operator=(const StopOnInterrupt&) = delete;
+
+ private:
+  bool installed_;
+  void (*previous_int_)(int) = SIG_DFL;
+  void (*previous_term_)(int) = SIG_DFL;
+};
+
 struct TrainArgs {
   std::string config;
   std::vector<std::string> overrides;
@@ -91,21 +115,15 @@ TrainResult run_td_stage(const TrainConfig& config, const std::string& run_dir,
     std::fflush(stdout);
   };
 
-  g_stop = false;
-  auto previous_int = std::signal(SIGINT, on_interrupt);
-  auto previous_term = std::signal(SIGTERM, on_interrupt);
   TrainResult result;
   try {
+    StopOnInterrupt handlers;
     result = resume_dir.empty() ? train(config, callbacks, &world)
                                 : resume(resume_dir, a.overrides, callbacks, &world);
   } catch (...) {
-    std::signal(SIGINT, previous_int);
-    std::signal(SIGTERM, previous_term);
     if (live) std::printf("\n");
     throw;
   }
-  std::signal(SIGINT, previous_int);
-  std::signal(SIGTERM, previous_term);
   std::printf("%s\n", format_summary(result, config.best_opponent()).c_str());
   return result;
 }
@@ -146,27 +164,42 @@ void run_generations_stage(const TrainConfig& config, const std::string& run_dir
   };
   // Ctrl-C: the stage stops at its next checkpoint (a label block, an epoch, a gate pair);
   // a second Ctrl-C kills at once. Either way --resume continues.
-  g_stop = false;
-  callbacks.stop = &g_stop;
-  auto previous_int = std::signal(SIGINT, on_interrupt);
-  auto previous_term = std::signal(SIGTERM, on_interrupt);
+  World& world = process_world();
+  if (world.size() > 1)
+    std::printf("  on %d ranks (%s): labels and gates split across them, fits on rank 0\n",
+                world.size(), world.description().c_str());
+  // One process: Ctrl-C stops cleanly. Several ranks: a stop is a kill (the ranks would stop at
+  // different moments), so the handlers stay the default ones.
+  if (world.size() == 1) callbacks.stop = &g_stop;
   GenerationsResult r;
   try {
-    r = run_generations(config, run_dir, start, callbacks);
+    StopOnInterrupt handlers(world.size() == 1);
+    r = run_generations(config, run_dir, start, callbacks, &world);
   } catch (...) {
-    std::signal(SIGINT, previous_int);
-    std::signal(SIGTERM, previous_term);
     if (live) std::printf("\n");
     throw;
   }
-  std::signal(SIGINT, previous_int);
-  std::signal(SIGTERM, previous_term);
   if (r.stopped)
     std::printf("stopped after %d generation%s; continue with: nardy train --resume %s\n",
                 r.generations_done, r.generations_done == 1 ? "" : "s", run_dir.c_str());
   else
     std::printf("generations done: %d (%d promoted); the current net is %s\n", r.generations_done,
                 r.promoted, r.current.c_str());
+}
+
+// Which stages a run has left: rank 0 decides, and with several ranks tells the others.
+struct Plan {
+  bool td = false, generations = false;
+};
+
+// The TD stage on a rank other than 0: rank 0 reads the config and the run directory and sends
+// this rank the start (selfplay/training/td_trainer.h); this rank needs neither and prints
+// nothing. Returns whether the stage completed.
+bool follow_td_stage(World& world) {
+  TrainCallbacks quiet;
+  quiet.stop = &g_stop;  // a stop is agreed on by all ranks at the next round end
+  StopOnInterrupt handlers;
+  return train(TrainConfig{}, quiet, &world).completed;
 }
 
 void run_train(const TrainArgs& a) {
@@ -180,65 +213,68 @@ void run_train(const TrainArgs& a) {
     throw Error("train: --auto-resume goes with --config (it resumes that config's run)");
   World& world = process_world();
   if (!world.is_root()) {
-    // Rank 0 reads the config and the run directory and sends this rank the start
-    // (selfplay/training/td_trainer.h); this rank needs neither and prints nothing.
-    TrainCallbacks quiet;
-    quiet.stop = &g_stop;  // a stop is agreed on by all ranks at the next round end
-    g_stop = false;
-    auto previous_int = std::signal(SIGINT, on_interrupt);
-    auto previous_term = std::signal(SIGTERM, on_interrupt);
-    try {
-      train(TrainConfig{}, quiet, &world);
-    } catch (...) {
-      std::signal(SIGINT, previous_int);
-      std::signal(SIGTERM, previous_term);
-      throw;
-    }
-    std::signal(SIGINT, previous_int);
-    std::signal(SIGTERM, previous_term);
+    std::string message;
+    world.broadcast(message, 0);  // rank 0's plan, or its error
+    if (message.starts_with("error\n")) throw Error("train: rank 0 failed: " + message.substr(6));
+    const bool td = message.find("td") != std::string::npos;
+    const bool generations = message.find("generations") != std::string::npos;
+    if (td && !follow_td_stage(world)) return;
+    if (generations) run_generations(TrainConfig{}, "", "", {}, &world);  // rank 0's run
     return;
   }
   TrainConfig config;
   std::string run_dir;
   std::string resume_dir = a.resume;
-  // A run that went straight to generations (generations.init) has generations.json but no TD
-  // state: its config is read from the run directory without the TD run's checks.
-  auto resume_config = [&](const std::string& dir) {
-    TrainConfig c = load_config(
-        holds_generations(dir) ? dir + "/config.yaml" : RunDir::open_for_resume(dir).config_path());
-    apply_overrides(c, a.overrides, dir + "/config.yaml");
-    return c;
-  };
-  if (!a.config.empty()) {
-    config = load_config(a.config, a.overrides);
-    run_dir = config.run_path();
-    if (a.auto_resume &&
-        (path_exists("run directory", run_dir + "/state.json") || holds_generations(run_dir))) {
-      resume_dir = run_dir;
-      config = resume_config(run_dir);
+  Plan plan;
+  try {
+    // A run that went straight to generations (generations.init) has generations.json but no
+    // TD state: its config is read from the run directory without the TD run's checks.
+    auto resume_config = [&](const std::string& dir) {
+      TrainConfig c =
+          load_config(holds_generations(dir) ? dir + "/config.yaml"
+                                             : RunDir::open_for_resume(dir).config_path());
+      apply_overrides(c, a.overrides, dir + "/config.yaml");
+      return c;
+    };
+    if (!a.config.empty()) {
+      config = load_config(a.config, a.overrides);
+      run_dir = config.run_path();
+      if (a.auto_resume &&
+          (path_exists("run directory", run_dir + "/state.json") || holds_generations(run_dir))) {
+        resume_dir = run_dir;
+        config = resume_config(run_dir);
+      }
+    } else {
+      run_dir = a.resume;
+      config = resume_config(a.resume);
     }
-  } else {
-    run_dir = a.resume;
-    config = resume_config(a.resume);
+    if (resume_dir.empty() && holds_generations(run_dir))
+      throw Error("train: run directory " + quote_path(run_dir) +
+                  " already holds a run: continue it with --resume " + run_dir +
+                  " (or --auto-resume), or choose another run.name");
+    const bool td_stage = config.generations.init.empty() && !holds_generations(run_dir);
+    const bool td_done = td_stage && !resume_dir.empty() &&
+                         std::filesystem::exists(run_dir + "/state.json") &&
+                         RunDir::open(run_dir).read_state().games_done >= config.train.games;
+    plan.td = td_stage && !td_done;
+    plan.generations = config.generations.count > 0;
+  } catch (const std::exception& e) {
+    if (world.size() > 1) {
+      std::string message = std::string("error\n") + e.what();
+      world.broadcast(message, 0);
+    }
+    throw;
   }
-  if (resume_dir.empty() && holds_generations(run_dir))
-    throw Error("train: run directory " + quote_path(run_dir) +
-                " already holds a run: continue it with --resume " + run_dir +
-                " (or --auto-resume), or choose another run.name");
-  if (config.generations.count > 0 && world.size() > 1)
-    throw Error("train: generations.count = " + std::to_string(config.generations.count) +
-                ": the generations run on one process for now (this is " + world.description() +
-                "); train the TD stage on several ranks with generations.count=0, then the "
-                "generations with generations.init");
-  const bool td_stage = config.generations.init.empty() && !holds_generations(run_dir);
-  const bool td_done = td_stage && !resume_dir.empty() &&
-                       std::filesystem::exists(run_dir + "/state.json") &&
-                       RunDir::open(run_dir).read_state().games_done >= config.train.games;
-  if (td_stage && !td_done) {
+  if (world.size() > 1) {
+    std::string message =
+        std::string(plan.td ? "td " : "") + (plan.generations ? "generations" : "");
+    world.broadcast(message, 0);
+  }
+  if (plan.td) {
     const TrainResult result = run_td_stage(config, run_dir, resume_dir, a);
-    if (!result.completed || config.generations.count == 0) return;
+    if (!result.completed) return;
   }
-  if (config.generations.count > 0) run_generations_stage(config, run_dir, a);
+  if (plan.generations) run_generations_stage(config, run_dir, a);
 }
 
 }  // namespace

@@ -63,8 +63,8 @@ struct State {
                .dump(2) +
            "\n";
   }
-  static State read(const std::string& path) {
-    const std::string text = read_file(path);
+  static State read(const std::string& path) { return parse(read_file(path), path); }
+  static State parse(const std::string& text, const std::string& path) {
     State s;
     try {
       const json j = json::parse(text);
@@ -101,10 +101,74 @@ struct Stopped {};
 
 class Generations {
  public:
-  Generations(const TrainConfig& config, std::string run_dir, const GenerationsCallbacks& cb)
-      : c_(config), dir_(std::move(run_dir)), cb_(cb) {}
+  Generations(const TrainConfig& config, std::string run_dir, const GenerationsCallbacks& cb,
+              World& world)
+      : c_(config), dir_(std::move(run_dir)), cb_(cb), world_(world) {}
 
   GenerationsResult run(const std::string& start_net) {
+    // Rank 0 reads or creates the state and sends it; every rank then holds the current net at
+    // the same path (share_file), so agent specs naming it are the same on every rank.
+    const std::string state = from_root([&] {
+      prepare(start_net);
+      return state_.to_json();
+    });
+    if (!world_.is_root()) state_ = State::parse(state, "the state from rank 0");
+    fs::create_directories(dir_);
+    share_file(file(state_.current));
+    if (world_.is_root()) copy_atomic(file(state_.current), file("current.pt"));
+    bool stopped = false;
+    try {
+      for (int g = state_.done + 1; g <= c_.generations.count; ++g) generation(g);
+    } catch (const Stopped&) {
+      stopped = true;
+      line("stopped in generation " + std::to_string(state_.done + 1) + "; resuming continues it",
+           true);
+    }
+    return {state_.done, state_.promoted, file("current.pt"), stopped};
+  }
+
+ private:
+  const TrainConfig& c_;
+  std::string dir_;
+  const GenerationsCallbacks& cb_;
+  World& world_;
+  State state_;
+
+  // Rank 0 runs `f` and sends its result (or its error) to every rank, which returns it (or
+  // throws the error). A collective.
+  std::string from_root(const std::function<std::string()>& f) {
+    if (world_.size() == 1) return f();
+    std::string message;
+    std::exception_ptr error;
+    if (world_.is_root()) {
+      try {
+        message = "ok\n" + f();
+      } catch (const std::exception& e) {
+        message = std::string("error\n") + e.what();
+        error = std::current_exception();
+      }
+    }
+    world_.broadcast(message, 0);
+    if (error) std::rethrow_exception(error);
+    if (message.starts_with("error\n"))
+      throw Error("generations: rank 0 failed: " + message.substr(6));
+    return message.substr(3);
+  }
+
+  // Rank 0's file at `path` on every rank: a rank whose copy is missing or differs (another
+  // machine) writes it; one sharing rank 0's file system finds it there. A collective.
+  void share_file(const std::string& path) {
+    if (world_.size() == 1) return;
+    std::string bytes = world_.is_root() ? read_file(path) : std::string();
+    world_.broadcast(bytes, 0);
+    if (world_.is_root()) return;
+    std::error_code ec;
+    if (fs::exists(path, ec) && read_file(path) == bytes) return;
+    fs::create_directories(fs::path(path).parent_path());
+    write_file_atomic(path, bytes);
+  }
+
+  void prepare(const std::string& start_net) {
     const std::string state_path = file(kGenerationsStateFile);
     if (fs::exists(state_path)) {
       state_ = State::read(state_path);
@@ -142,23 +206,7 @@ class Generations {
     if (!fs::exists(file(state_.current)))
       throw file_error("generations: the current net is missing", file(state_.current),
                        "(named by " + state_path + ")");
-    copy_atomic(file(state_.current), file("current.pt"));
-    bool stopped = false;
-    try {
-      for (int g = state_.done + 1; g <= c_.generations.count; ++g) generation(g);
-    } catch (const Stopped&) {
-      stopped = true;
-      line("stopped in generation " + std::to_string(state_.done + 1) + "; resuming continues it",
-           true);
-    }
-    return {state_.done, state_.promoted, file("current.pt"), stopped};
   }
-
- private:
-  const TrainConfig& c_;
-  std::string dir_;
-  const GenerationsCallbacks& cb_;
-  State state_;
 
   std::string file(const std::string& name) const { return dir_ + "/" + name; }
   bool stop_requested() const { return cb_.stop && cb_.stop->load(); }
@@ -213,9 +261,9 @@ class Generations {
     row["gate"] = json::parse(gate_result.to_json(false));
     const double gate_s = seconds_since(t2);
 
-    // 4. benchmark
+    // 4. benchmark (rank 0)
     const auto t3 = Clock::now();
-    if (!c_.generations.benchmark.empty()) {
+    if (!c_.generations.benchmark.empty() && world_.is_root()) {
       json b = {{"candidate", benchmark(g, candidate)}};
       if (g == 1) b["start"] = benchmark(g, current);
       row["benchmark"] = b;
@@ -230,14 +278,16 @@ class Generations {
     row["seconds"] = {{"label", label_s}, {"fit", fit_s}, {"gate", gate_s}, {"benchmark", bench_s}};
     const std::string next = promote ? generation_dir_name(g) + "/candidate.pt" : state_.current;
     row["current"] = next;
+    state_.done = g;
+    state_.promoted += promote ? 1 : 0;
+    state_.current = next;
+    if (!world_.is_root()) return;  // every rank knows the state; rank 0 writes it
+    if (world_.size() > 1) row["world_size"] = world_.size();
     write_file_atomic(gdir + "/result.json", row.dump(2) + "\n");
     // Commit order: the metrics line, the state, then current.pt (a copy of the state's current
     // net). A kill before the state's update repeats this generation's finished stages, which
     // only read their results, and does not append its metrics line twice.
     append_metrics_once(g, row.dump());
-    state_.done = g;
-    state_.promoted += promote ? 1 : 0;
-    state_.current = next;
     write_state();
     if (promote) copy_atomic(file(next), file("current.pt"));
     char buf[256];
@@ -265,6 +315,7 @@ class Generations {
     o.threads = c_.run.threads;
     o.seed = set.seed > 0 ? set.seed : stage_seed(c_.run.seed, kLabelSalt, g, s);
     o.rules = c_.rules;
+    o.world = &world_;  // the ranks split each block of games; rank 0 writes the file
     const std::string path = gdir + "/labels-" + std::to_string(s) + ".lbl";
     const std::string what =
         tag(g, "label" + (count > 1 ? " " + std::to_string(s + 1) + "/" + std::to_string(count)
@@ -291,7 +342,37 @@ class Generations {
     return files;
   }
 
+  // Rank 0 fits (the label files are there); the others wait, hearing from it after every epoch
+  // (so NARDY_DIST_TIMEOUT must exceed one epoch, not the fit), then get the candidate.
   json fit(int g, const std::string& current, const std::string& candidate) {
+    if (world_.size() == 1) return fit_here(g, current, candidate);
+    std::string message;
+    if (world_.is_root()) {
+      try {
+        on_fit_epoch_ = [this] {
+          std::string beat = "epoch";
+          world_.broadcast(beat, 0);
+        };
+        message = "ok\n" + fit_here(g, current, candidate).dump();
+      } catch (const std::exception& e) {
+        message = std::string("error\n") + e.what();
+      }
+      on_fit_epoch_ = nullptr;
+    }
+    for (;;) {
+      world_.broadcast(message, 0);
+      if (message != "epoch") break;
+      message.clear();
+    }
+    if (message.starts_with("error\n"))
+      throw Error("generations: the fit on rank 0 failed: " + message.substr(6));
+    share_file(candidate);
+    return json::parse(message.substr(3));
+  }
+
+  std::function<void()> on_fit_epoch_;
+
+  json fit_here(int g, const std::string& current, const std::string& candidate) {
     const std::string log_path = fs::path(candidate).parent_path().string() + "/fit.json";
     if (fs::exists(candidate) && fs::exists(log_path)) {
       line(tag(g, "fit") + ": " + candidate + " exists", true);
@@ -320,6 +401,7 @@ class Generations {
     check_stop();
     const FitRunResult r = run_fit(o, [&](const FitEpoch& e) {
       check_stop();
+      if (on_fit_epoch_) on_fit_epoch_();
       epochs.push_back({{"epoch", e.epoch},
                         {"train_loss", e.train_loss},
                         {"heldout_loss", e.heldout_loss},
@@ -351,7 +433,14 @@ class Generations {
   ArenaResult gate(int g, const std::string& candidate, const std::string& current,
                    const std::string& gdir) {
     const std::string done_path = gdir + "/gate.json", partial_path = gdir + "/gate-partial.json";
-    if (fs::exists(done_path)) return ArenaResult::from_json(read_file(done_path), done_path);
+    // Rank 0's record of the gate, finished or partial, for every rank.
+    const std::string record = from_root([&] {
+      if (fs::exists(done_path)) return "done\n" + read_file(done_path);
+      if (fs::exists(partial_path)) return "partial\n" + read_file(partial_path);
+      return std::string("none\n");
+    });
+    const std::string record_body = record.substr(record.find('\n') + 1);
+    if (record.starts_with("done\n")) return ArenaResult::from_json(record_body, done_path);
     SprtOptions sprt;
     sprt.elo0 = c_.gate.elo0;
     sprt.elo1 = c_.gate.elo1;
@@ -359,9 +448,9 @@ class Generations {
     sprt.beta = c_.gate.beta;
     std::vector<int> points;
     int64_t chunks = 0;
-    if (fs::exists(partial_path)) {
+    if (record.starts_with("partial\n")) {
       try {
-        const json j = json::parse(read_file(partial_path));
+        const json j = json::parse(record_body);
         points = j.at("game_points").get<std::vector<int>>();
         chunks = j.at("chunks").get<int64_t>();
       } catch (const json::exception& e) {
@@ -397,19 +486,23 @@ class Generations {
         line(tag(g, "gate") + buf, false);
       };
       o.should_stop = [this] { return stop_requested(); };
+      o.world = &world_;  // the ranks split the chunk's pairs; every rank gets every result
       const ArenaResult part = run_arena(a, b, o);
       if (part.stopped) throw Stopped{};  // the chunk's finished pairs are dropped
       points.insert(points.end(), part.game_points.begin(), part.game_points.end());
       ++chunks;
-      write_file_atomic(partial_path,
-                        json{{"chunks", chunks}, {"game_points", points}}.dump() + "\n");
+      if (world_.is_root())
+        write_file_atomic(partial_path,
+                          json{{"chunks", chunks}, {"game_points", points}}.dump() + "\n");
       r = arena_statistics(points, sprt);
     }
     r.a_spec = a;
     r.b_spec = b;
-    write_file_atomic(done_path, r.to_json() + "\n");
-    std::error_code ec;
-    fs::remove(partial_path, ec);
+    if (world_.is_root()) {
+      write_file_atomic(done_path, r.to_json() + "\n");
+      std::error_code ec;
+      fs::remove(partial_path, ec);
+    }
     char buf[240];
     std::snprintf(buf, sizeof buf, ": %s after %lld games, %+.3f points/game [%+.3f, %+.3f], %s",
                   r.sprt_verdict.c_str(), static_cast<long long>(r.games), r.a_points_per_game,
@@ -463,10 +556,21 @@ bool holds_generations(const std::string& run_dir) {
 GenerationsResult run_generations(const TrainConfig& config, const std::string& run_dir,
                                   const std::string& start_net,
                                   const GenerationsCallbacks& callbacks, World* world) {
-  if (world && world->size() > 1)
-    throw Error("generations: runs on one process for now (" + world->description() +
-                "); the TD stage and nardy eval, label and benchmark run on several ranks");
-  return Generations(config, run_dir, callbacks).run(start_net);
+  World& w = world ? *world : single_process_world();
+  if (w.size() == 1) return Generations(config, run_dir, callbacks, w).run(start_net);
+  // Rank 0's config, run directory and start net are the run's; the others' are ignored. A stop
+  // flag would stop the ranks at different moments: on several ranks a stop is a kill, after
+  // which --resume continues.
+  std::string message;
+  if (w.is_root())
+    message = json{{"config", to_yaml(config)}, {"run_dir", run_dir}, {"start", start_net}}.dump();
+  w.broadcast(message, 0);
+  const json j = json::parse(message);
+  const TrainConfig c = parse_config(j.at("config").get<std::string>(), "the config of rank 0");
+  GenerationsCallbacks cb;
+  if (w.is_root()) cb.on_line = callbacks.on_line;
+  return Generations(c, j.at("run_dir").get<std::string>(), cb, w)
+      .run(j.at("start").get<std::string>());
 }
 
 }  // namespace nardy

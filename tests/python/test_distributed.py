@@ -401,3 +401,74 @@ def test_a_killed_label_rank_stops_the_other_and_a_rerun_finishes_the_same_file(
     assert not same_bytes(path, tmp_path / "whole.lbl")  # killed mid-file
     run_ranks(exe, 2, label_args(path, 150), tmp_path)
     assert same_bytes(path, tmp_path / "whole.lbl")
+
+
+# The generational trainer (`nardy train` with generations.count): labels and gates split
+# across the ranks, the fit on rank 0, and the run's nets, label records and gate games those of
+# one process; a rank killed mid-run stops the other, and --auto-resume finishes the same nets.
+
+GENERATIONS_CONFIG = """\
+run: {name: NAME, dir: runs, seed: 5, threads: 1}
+net: {encoder: extended}
+generations: {count: 2, init: SEARCH_NET}
+label: {sets: ["games=GAMES", "games=12 top=3 candidates=0.3 players=heuristic,current"], ply: 1,
+        sample: 0.2}
+fit: {epochs: 3, patience: 2, lr_drops: 0, batch: 64, lr: 0.001, threads: 1}
+gate: {games: 40, chunk: 20, promote: not_h0}
+log: {progress: false}
+"""
+
+
+def write_generations_config(tmp_path, name, games=20):
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(GENERATIONS_CONFIG.replace("NAME", name).replace("GAMES", str(games))
+                    .replace("SEARCH_NET", os.path.abspath(search_net())))
+    return path
+
+
+def generation_results(run):
+    """What two runs of one config share: label records, candidates' weights, gate games, rows."""
+    import nardy
+    out = []
+    for g in (1, 2):
+        gen = run / f"gen-00{g}"
+        labels = [nardy.read_labels(str(gen / f"labels-{s}.lbl")) for s in (0, 1)]
+        gate = json.loads((gen / "gate.json").read_text())
+        out.append({"ids": [l["ids"] for l in labels], "targets": [l["targets"] for l in labels],
+                    "gate": gate["game_points"],
+                    "weights": [p.tolist() for p in parameters(gen / "candidate.pt")]})
+    rows = [{k: m[k] for k in ("generation", "labels", "promoted")}
+            for m in (json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines())]
+    return out, rows
+
+
+@pytest.mark.parametrize("ranks", [2, 3])
+def test_generations_on_ranks_give_the_run_of_one_process(exe, tmp_path, ranks):
+    one = write_generations_config(tmp_path, "one")
+    run_single(exe, ["train", "--config", one, "--set", f"run.threads={ranks}"], tmp_path)
+    many = write_generations_config(tmp_path, "many")
+    results = run_ranks(exe, ranks, ["train", "--config", many], tmp_path)
+    assert generation_results(tmp_path / "runs" / "many") == generation_results(tmp_path / "runs" / "one")
+    assert "gen 2/2 done" in results[0][1]
+    assert all(out == "" for _, out, _ in results[1:])  # the other ranks print nothing
+    row = json.loads((tmp_path / "runs" / "many" / "gen-001" / "result.json").read_text())
+    assert row["world_size"] == ranks
+
+
+def test_a_rank_killed_in_the_generations_stops_the_other_and_auto_resume_finishes(exe, tmp_path):
+    whole = write_generations_config(tmp_path, "whole", games=400)
+    run_single(exe, ["train", "--config", whole], tmp_path)
+    config = write_generations_config(tmp_path, "kill", games=400)
+    run = tmp_path / "runs" / "kill"
+    procs = start_ranks(exe, 2, ["train", "--config", config], tmp_path)
+    wait_for(run / "gen-001" / "labels-0.lbl", procs)
+    time.sleep(0.3)
+    procs[1].kill()
+    t0 = time.monotonic()
+    code, _, stderr = finish(procs[:1])[0]
+    procs[1].wait()
+    assert time.monotonic() - t0 < float(TIMEOUT_S) + 10
+    assert code == 2 and "rank 0 of 2" in stderr, stderr
+    assert not (run / "gen-002" / "result.json").exists()
+    run_ranks(exe, 2, ["train", "--config", config, "--auto-resume"], tmp_path)
+    assert generation_results(run) == generation_results(tmp_path / "runs" / "whole")
