@@ -63,10 +63,10 @@ void add_label_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 86400.0));
   add_rule_option(*cmd, a->rules);
   cmd->callback([a] {
+    a->o.world = &process_world();
     a->o.rules = rules_from(a->rules);
     if (a->o.rollouts > 0 && !a->exact_luck)
       a->o.luck_head = luck_head_option(a->luck_head, a->o.labeler, "", a->o.rules);
-    a->o.world = &process_world();
     const bool root = a->o.world->is_root();  // reports; every rank labels its share
     const bool live = root && isatty(STDOUT_FILENO);
     auto last = std::chrono::steady_clock::now();

@@ -275,7 +275,10 @@ LabelProgress label_positions(const std::string& path, const LabelOptions& o,
     std::memcpy(&p.positions, all[0].data() + sizeof(int64_t), sizeof(int64_t));
   }
   const auto t0 = std::chrono::steady_clock::now();
-  const int64_t block = 4 * static_cast<int64_t>(o.threads) * world.size();
+  // Games per thread of a block: ranks split a block statically, so they take longer blocks
+  // (the slowest share sets the pace of each).
+  const int64_t per_thread = world.size() == 1 ? 4 : 16;
+  const int64_t block = per_thread * o.threads * world.size();
   while (p.games_done < o.games) {
     const int64_t n = std::min(block, o.games - p.games_done);
     const IndexRange mine = block_of(n, world.rank(), world.size());

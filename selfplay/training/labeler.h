@@ -29,12 +29,13 @@
 //
 // Ranks (`world`, selfplay/distributed/world.h): every block of games is split into one
 // contiguous share per rank (block_of), each rank labels its share on its own `threads` threads
-// (so `threads` is per rank and a block holds 4 × threads × ranks games), the ranks gather the
-// records and rank 0 alone appends them in game order: the file is the same bytes as one
-// process's. Only rank 0 reads or writes the file (the others need no shared file system); it
-// tells the others how many games the file already holds. A failure on any rank — a bad
-// agent, a header that differs, a write that fails on rank 0 — is an Error on every rank at the
-// next exchange (at most one block later), never a hang.
+// (so `threads` is per rank; a block holds 16 × threads × ranks games, against 4 × threads on
+// one process: a static split waits for the slowest share, which longer shares even out), the
+// ranks gather the records and rank 0 alone appends them in game order: the file is the same
+// bytes as one process's. Only rank 0 reads or writes the file (the others need no shared file
+// system); it tells the others how many games the file already holds. A failure on any rank —
+// a bad agent, a header that differs, a write that fails on rank 0 — is an Error on every rank
+// at the next exchange (at most one block later), never a hang.
 #pragma once
 
 #include <cstdint>

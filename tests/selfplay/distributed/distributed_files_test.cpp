@@ -31,7 +31,7 @@ std::string search_net() {
   return std::string(NARDY_SOURCE_DIR) + "/tests/data/search_net.pt";
 }
 
-// Heuristic games, 1-ply targets of the test net; 13 games: blocks that do not split evenly.
+// Heuristic games, 1-ply targets of the test net.
 LabelOptions label_options(int64_t games, int threads) {
   LabelOptions o;
   o.player = "heuristic";
@@ -54,19 +54,20 @@ std::string path_of(const World& w, const std::string& path) {
 TEST(DistributedLabel, RanksWriteTheFileOfOneProcessAndOnlyRankZeroTouchesIt) {
   testing::TempDir tmp;
   const std::string one = tmp.file("one.lbl");
-  const LabelProgress single = label_positions(one, label_options(13, 2));
-  ASSERT_EQ(single.games_done, 13);
-  ASSERT_GT(single.positions, 13);
+  // 60 games: blocks of 16 games per rank, 32 + 28 on 2 ranks and 48 + 12 on 3.
+  const LabelProgress single = label_positions(one, label_options(60, 2));
+  ASSERT_EQ(single.games_done, 60);
+  ASSERT_GT(single.positions, 60);
   for (int size : {2, 3}) {
     const std::string path = tmp.file("ranks" + std::to_string(size) + ".lbl");
     const auto ranks = on_local_ranks<LabelProgress>(size, [&](World& w) {
-      LabelOptions o = label_options(13, 1);
+      LabelOptions o = label_options(60, 1);
       o.world = &w;
       return label_positions(path_of(w, path), o);
     });
     EXPECT_EQ(read_bytes(path), read_bytes(one)) << size << " ranks";
     for (const LabelProgress& p : ranks) {  // every rank counts every rank's games
-      EXPECT_EQ(p.games_done, 13);
+      EXPECT_EQ(p.games_done, 60);
       EXPECT_EQ(p.positions, single.positions);
       EXPECT_EQ(p.new_positions, single.positions);
     }
