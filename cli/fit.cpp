@@ -72,6 +72,12 @@ void add_fit_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1e-6, 0.999999));
   add_seed_option(*cmd, a->o.fit.seed, "Seed of the split, the minibatch order and a fresh net");
+  cmd->add_option("--shards", a->o.fit.shards,
+                  "Cut every minibatch into N parts, each with its own gradient, added in part "
+                  "order before the step: what N ranks compute (the same weights as --shards N "
+                  "on one process)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
   cmd->add_option("--threads", a->threads,
                   "LibTorch threads (the weights depend on it; OMP_NUM_THREADS sets only the BLAS "
                   "threads underneath)")
@@ -88,14 +94,24 @@ void add_fit_command(CLI::App& app) {
     a->o.shape.activation = parse_activation(a->activation);
     a->o.net_seed = a->o.fit.seed;
     set_torch_threads(a->threads);
+    World& world = process_world();
+    if (world.size() > 1) {
+      if (a->o.fit.shards != 1 && a->o.fit.shards != world.size())
+        throw Error("fit: --shards " + std::to_string(a->o.fit.shards) + " on " +
+                    std::to_string(world.size()) + " ranks (each rank computes one part)");
+      a->o.world = &world;
+    }
+    const bool root = world.is_root();  // prints; every rank computes its part
     const double lr = a->o.fit.lr;
-    const FitRunResult r = run_fit(a->o, [lr](const FitEpoch& e) {
+    const FitRunResult r = run_fit(a->o, [lr, root](const FitEpoch& e) {
+      if (!root) return;
       char at_lr[48] = "";  // after a drop
       if (e.lr != lr) std::snprintf(at_lr, sizeof at_lr, "  (lr %g)", e.lr);
       std::printf("epoch %3d  train loss %.6f  held-out loss %.6f%s%s\n", e.epoch, e.train_loss,
                   e.heldout_loss, e.best ? "  *" : "", at_lr);
       std::fflush(stdout);
     });
+    if (!root) return;
     std::printf(
         "%lld training positions (%lld games), %lld held out (%lld games)\n"
         "best epoch %d: held-out loss %.6f (initial %.6f)%s%s\nwrote %s\n",

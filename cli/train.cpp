@@ -166,8 +166,8 @@ void run_generations_stage(const TrainConfig& config, const std::string& run_dir
   // a second Ctrl-C kills at once. Either way --resume continues.
   World& world = process_world();
   if (world.size() > 1)
-    std::printf("  on %d ranks (%s): labels and gates split across them, fits on rank 0\n",
-                world.size(), world.description().c_str());
+    std::printf("  on %d ranks (%s): labels, fits and gates split across them\n", world.size(),
+                world.description().c_str());
   // One process: Ctrl-C stops cleanly. Several ranks: a stop is a kill (the ranks would stop at
   // different moments), so the handlers stay the default ones.
   if (world.size() == 1) callbacks.stop = &g_stop;

@@ -23,11 +23,22 @@
 // The net's parameters are updated in place (their storage never moves, so fast kernels bound
 // to the net stay valid) and end as the best epoch's.
 //
+// Data parallelism (`nardy fit` on several ranks): with shards = S > 1 every minibatch is cut
+// into S contiguous parts (whole sibling groups; block_of's split of its rows or groups), the
+// gradient of each part's share of the batch loss ((rows of the part / rows of the batch) times
+// its mean loss) is computed on its own, and the S gradients are added in part order before the
+// optimizer's step. One process with shards = S computes every part in turn; S processes with
+// `gather` each compute their `shard` and all-gather the others', then take the same step: the
+// same weights, bit for bit, given the same LibTorch threads per process. (S = 1 is the plain
+// fit; S > 1 differs from it only by the rounding of the parts' sum.) The held-out loss, and so
+// early stopping, is measured in full by every process.
+//
 // Torch-free header; the implementation is nn/supervised_fit_torch.cpp.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -54,6 +65,12 @@ struct FitOptions {
   double lr_drop = 0.1;            // the lr's factor at each drop, (0, 1)
   double sibling_weight = 0;       // weight of the within-group equity term (see above), >= 0
   uint64_t seed = 1;               // minibatch order
+  // ---- Data parallelism (see below) ----
+  int shards = 1;  // parts of every minibatch, each with its own gradient, >= 1
+  int shard = 0;   // with `gather`: the part this process computes, 0 .. shards - 1
+  // An all-gather in part order (World::all_gather): every process passes its part's floats
+  // and receives every part's. Empty: this process computes every part.
+  std::function<void(std::span<const float> mine, std::span<float> all)> gather;
 };
 
 struct FitEpoch {

@@ -124,6 +124,81 @@ std::vector<Batch> in_order_chunks(const FitData& d, bool grouped, double weight
   return make_batches(starts, units, 8192, grouped, weight);
 }
 
+// The batch's gradient as the sum, in part order, of its o.shards parts' gradients (see the
+// header), left in the parameters' .grad; returns the batch's loss times its rows. Computes the
+// parts of this process (all of them without o.gather) and gathers the others'.
+double sharded_gradient(torch::jit::Module& module, std::vector<torch::Tensor>& params,
+                        const torch::Tensor& x, const torch::Tensor& t, const torch::Tensor& idx,
+                        const BatchGroups& groups, const FitOptions& o) {
+  const int64_t rows = idx.size(0);
+  const int parts = o.shards;
+  // Row offsets of the parts: block_of's split of the rows, or of the groups (kept whole).
+  std::vector<int64_t> bounds(static_cast<size_t>(parts) + 1, rows);
+  std::vector<int64_t> group;
+  if (groups.group.defined())
+    group.assign(groups.group.data_ptr<int64_t>(), groups.group.data_ptr<int64_t>() + rows);
+  for (int s = 0; s < parts; ++s) {
+    const int64_t units = group.empty() ? rows : groups.count;
+    // block_of(units, s, parts).begin (selfplay/distributed/world.h): the first units % parts
+    // parts one unit longer.
+    const int64_t first = (units / parts) * s + std::min<int64_t>(s, units % parts);
+    bounds[static_cast<size_t>(s)] =
+        group.empty() ? first : std::lower_bound(group.begin(), group.end(), first) - group.begin();
+  }
+  int64_t size = 1;  // the part's loss times its rows, then every gradient
+  for (const auto& p : params) size += p.numel();
+  std::vector<float> mine(static_cast<size_t>(size), 0.0f);
+  std::vector<float> all(static_cast<size_t>(size) * parts, 0.0f);
+  auto compute = [&](int s, float* out) {
+    const int64_t b = bounds[static_cast<size_t>(s)], m = bounds[static_cast<size_t>(s) + 1] - b;
+    std::fill(out, out + size, 0.0f);
+    if (m == 0) return;
+    const torch::Tensor part = idx.narrow(0, b, m);
+    BatchGroups g = groups;
+    if (g.group.defined()) {
+      g.group = groups.group.narrow(0, b, m) - group[static_cast<size_t>(b)];
+      g.count = group[static_cast<size_t>(b + m - 1)] - group[static_cast<size_t>(b)] + 1;
+    }
+    for (auto& p : params)
+      if (p.grad().defined()) p.mutable_grad().zero_();
+    const torch::Tensor loss = loss_of(module, x.index_select(0, part), t.index_select(0, part), g);
+    (loss * (static_cast<double>(m) / static_cast<double>(rows))).backward();
+    out[0] = static_cast<float>(loss.item<double>() * static_cast<double>(m));
+    int64_t at = 1;
+    for (const auto& p : params) {
+      const torch::Tensor grad = p.grad().contiguous();
+      std::copy(grad.data_ptr<float>(), grad.data_ptr<float>() + grad.numel(), out + at);
+      at += grad.numel();
+    }
+  };
+  if (o.gather) {
+    compute(o.shard, mine.data());
+    o.gather(mine, all);
+  } else {
+    for (int s = 0; s < parts; ++s) compute(s, all.data() + static_cast<size_t>(s) * size);
+  }
+  // Sum in part order, the same on every process.
+  std::vector<float> total(static_cast<size_t>(size), 0.0f);
+  double loss_rows = 0;
+  for (int s = 0; s < parts; ++s) {
+    const float* part = all.data() + static_cast<size_t>(s) * size;
+    loss_rows += part[0];
+    for (int64_t i = 1; i < size; ++i) total[static_cast<size_t>(i)] += part[i];
+  }
+  int64_t at = 1;
+  torch::NoGradGuard no_grad;
+  for (auto& p : params) {
+    const int64_t k = p.numel();
+    const torch::Tensor g = torch::from_blob(total.data() + at, p.sizes(), torch::kFloat32).clone();
+    if (p.grad().defined())
+      p.mutable_grad().copy_(g);
+    else
+      p.mutable_grad() = g;
+    at += k;
+  }
+  return loss_rows;
+}
+
 }  // namespace
 
 std::vector<int64_t> epoch_order(int64_t n, uint64_t seed, int epoch) {
@@ -152,6 +227,8 @@ FitResult fit_value_net(ValueNet& net, const FitData& train, const FitData& held
   if (o.batch < 1 || o.max_epochs < 1 || o.patience < 1)
     throw Error("fit: batch, epochs and patience must be at least 1");
   if (o.lr_drops < 0) throw Error("fit: lr drops must be >= 0");
+  if (o.shards < 1 || o.shard < 0 || o.shard >= o.shards)
+    throw Error("fit: shards must be >= 1 and the shard in 0 .. shards - 1");
   if (!(o.lr_drop > 0 && o.lr_drop < 1)) throw Error("fit: lr drop factor must be in (0, 1)");
   check_data(net, train, "training");
   check_data(net, heldout, "held-out");
@@ -209,6 +286,11 @@ FitResult fit_value_net(ValueNet& net, const FitData& train, const FitData& held
     double sum = 0;
     auto step = [&](const torch::Tensor& idx, const BatchGroups& groups) {
       opt->zero_grad();
+      if (o.shards > 1) {
+        sum += sharded_gradient(module, params, x, t, idx, groups, o);
+        opt->step();
+        return;
+      }
       torch::Tensor loss = loss_of(module, x.index_select(0, idx), t.index_select(0, idx), groups);
       loss.backward();
       opt->step();

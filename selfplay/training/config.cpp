@@ -500,6 +500,11 @@ std::vector<Field> make_fields() {
       "generation)",
       [](TrainConfig& c, const YAML::Node& n) { c.fit.seed = parse_unsigned(n); },
       [](const TrainConfig& c) { return YAML::Node(std::to_string(c.fit.seed)); });
+  add_integer(
+      "fit.shards",
+      "parts of every minibatch, each with its own gradient, added in order, {range}: what that "
+      "many ranks compute (on R ranks it must be 1 or R; the weights depend on it)",
+      1, 1024, [](auto& c) -> auto& { return c.fit.shards; });
   // ---- gate ----
   add_integer(
       "gate.games", "most mirrored games of the candidate against the current net, {range}", 2,

@@ -108,8 +108,8 @@ struct TrainConfig {
     double sibling_weight = 64;
     double holdout = 0.1;
     int threads = 0;  // LibTorch threads; 0: run.threads
-    uint64_t seed =
-        0;  // > 0: the split and minibatch order's seed as given (as `nardy fit --seed`)
+    uint64_t seed = 0;  // > 0: the split and order's seed as given (`nardy fit --seed`)
+    int shards = 1;     // minibatch parts with a gradient each (on R ranks: R)
     bool operator==(const Fit&) const = default;
   };
   struct Gate {

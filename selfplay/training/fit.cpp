@@ -21,7 +21,12 @@ bool held_out(uint64_t seed, uint64_t game, double fraction) {
 
 }  // namespace
 
-FitRunResult run_fit(const FitRunOptions& o, const std::function<void(const FitEpoch&)>& on_epoch) {
+namespace {
+
+FitRunResult fit_here(const FitRunOptions& options,
+                      const std::function<void(const FitEpoch&)>& on_epoch,
+                      const std::function<void()>& ready) {
+  const FitRunOptions& o = options;
   if (!(o.holdout > 0 && o.holdout < 1))
     throw Error("fit: holdout must be in (0, 1), got " + std::to_string(o.holdout));
   if (o.out.empty()) throw Error("fit: no output checkpoint given");
@@ -102,7 +107,17 @@ FitRunResult run_fit(const FitRunOptions& o, const std::function<void(const FitE
                 std::to_string(train.rows()) + " training and " + std::to_string(heldout.rows()) +
                 " held-out positions at holdout " + std::to_string(o.holdout) +
                 "; label more games or change --holdout");
-  r.fit = fit_value_net(net, train, heldout, o.fit, on_epoch);
+  FitOptions fit = o.fit;
+  if (o.world && o.world->size() > 1) {
+    fit.shards = o.world->size();
+    fit.shard = o.world->rank();
+    World* w = o.world;
+    fit.gather = [w](std::span<const float> mine, std::span<float> all) {
+      w->all_gather(mine, all);
+    };
+  }
+  if (ready) ready();
+  r.fit = fit_value_net(net, train, heldout, fit, on_epoch);
 
   CheckpointInfo info = net.info();
   info.rules = rules.to_string();
@@ -141,8 +156,28 @@ FitRunResult run_fit(const FitRunOptions& o, const std::function<void(const FitE
   put("heldout_loss_initial", buf);
   std::snprintf(buf, sizeof buf, "%.6f", r.fit.best_heldout());
   put("heldout_loss", buf);
-  net.save(o.out, info);
+  if (o.world && o.world->size() > 1) info.extra["fit.ranks"] = std::to_string(o.world->size());
+  if (!o.world || o.world->is_root()) net.save(o.out, info);
   return r;
+}
+
+}  // namespace
+
+FitRunResult run_fit(const FitRunOptions& o, const std::function<void(const FitEpoch&)>& on_epoch) {
+  if (!o.world || o.world->size() == 1) return fit_here(o, on_epoch, {});
+  // Every rank reads and checks the data; they agree that all could (or stop with the first
+  // failure) before the first gradient exchange.
+  bool agreed = false;
+  auto agree = [&](std::exception_ptr error) {
+    agreed = true;
+    gather_results(*o.world, "", error, "fit");
+  };
+  try {
+    return fit_here(o, on_epoch, [&] { agree(nullptr); });
+  } catch (...) {
+    if (!agreed) agree(std::current_exception());
+    throw;
+  }
 }
 
 }  // namespace nardy

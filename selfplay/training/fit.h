@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "nn/supervised_fit.h"
+#include "selfplay/distributed/world.h"
 #include "nn/value_net.h"
 
 namespace nardy {
@@ -33,6 +34,12 @@ struct FitRunOptions {
   uint64_t net_seed = 1;
   double holdout = 0.1;  // fraction of games held out, (0, 1)
   FitOptions fit;        // fit.seed also seeds the split
+  // Ranks sharing the fit (selfplay/distributed/world.h; null: this process alone): every rank
+  // reads the label files (each needs them), computes its part of every minibatch
+  // (FitOptions::shards = the ranks, nn/supervised_fit.h) and all-gathers the others', so R
+  // ranks of T LibTorch threads give the weights of one process with fit.shards = R and T
+  // threads; rank 0 alone writes `out`. A rank that cannot read the data stops every rank.
+  World* world = nullptr;
 };
 
 struct FitRunResult {

@@ -169,6 +169,10 @@ class Generations {
   }
 
   void prepare(const std::string& start_net) {
+    if (world_.size() > 1 && c_.fit.shards != 1 && c_.fit.shards != world_.size())
+      throw Error("generations: fit.shards = " + std::to_string(c_.fit.shards) + " on " +
+                  std::to_string(world_.size()) + " ranks (each rank fits one part: 1 or " +
+                  std::to_string(world_.size()) + ")");
     const std::string state_path = file(kGenerationsStateFile);
     if (fs::exists(state_path)) {
       state_ = State::read(state_path);
@@ -342,42 +346,27 @@ class Generations {
     return files;
   }
 
-  // Rank 0 fits (the label files are there); the others wait, hearing from it after every epoch
-  // (so NARDY_DIST_TIMEOUT must exceed one epoch, not the fit), then get the candidate.
+  // Every rank fits its part of each minibatch (selfplay/training/fit.h: the weights of one
+  // process with fit.shards = ranks); rank 0 sends the label files to ranks that lack them and
+  // writes the candidate.
   json fit(int g, const std::string& current, const std::string& candidate) {
-    if (world_.size() == 1) return fit_here(g, current, candidate);
-    std::string message;
-    if (world_.is_root()) {
-      try {
-        on_fit_epoch_ = [this] {
-          std::string beat = "epoch";
-          world_.broadcast(beat, 0);
-        };
-        message = "ok\n" + fit_here(g, current, candidate).dump();
-      } catch (const std::exception& e) {
-        message = std::string("error\n") + e.what();
-      }
-      on_fit_epoch_ = nullptr;
+    const std::string log_path = fs::path(candidate).parent_path().string() + "/fit.json";
+    const std::string done = from_root([&] {
+      return fs::exists(candidate) && fs::exists(log_path) ? read_file(log_path) : std::string();
+    });
+    if (!done.empty()) {
+      share_file(candidate);
+      line(tag(g, "fit") + ": " + candidate + " exists", true);
+      return json::parse(done);
     }
-    for (;;) {
-      world_.broadcast(message, 0);
-      if (message != "epoch") break;
-      message.clear();
-    }
-    if (message.starts_with("error\n"))
-      throw Error("generations: the fit on rank 0 failed: " + message.substr(6));
+    for (const std::string& f : fit_data(g)) share_file(f);
+    json result = fit_here(g, current, candidate, log_path);
     share_file(candidate);
-    return json::parse(message.substr(3));
+    return result;
   }
 
-  std::function<void()> on_fit_epoch_;
-
-  json fit_here(int g, const std::string& current, const std::string& candidate) {
-    const std::string log_path = fs::path(candidate).parent_path().string() + "/fit.json";
-    if (fs::exists(candidate) && fs::exists(log_path)) {
-      line(tag(g, "fit") + ": " + candidate + " exists", true);
-      return json::parse(read_file(log_path));
-    }
+  json fit_here(int g, const std::string& current, const std::string& candidate,
+                const std::string& log_path) {
     FitRunOptions o;
     o.data = fit_data(g);
     o.init = current;
@@ -392,6 +381,8 @@ class Generations {
     o.fit.lr_drop = c_.fit.lr_drop;
     o.fit.sibling_weight = c_.fit.sibling_weight;
     o.fit.seed = c_.fit.seed > 0 ? c_.fit.seed : stage_seed(c_.run.seed, kFitSalt, g, 0);
+    o.fit.shards = c_.fit.shards;
+    o.world = &world_;     // on R ranks: R shards, one per rank
     struct TorchThreads {  // the fit's LibTorch threads, back to one after it (or a stop)
       explicit TorchThreads(int n) { set_torch_threads(n); }
       ~TorchThreads() { set_torch_threads(1); }
@@ -401,7 +392,6 @@ class Generations {
     check_stop();
     const FitRunResult r = run_fit(o, [&](const FitEpoch& e) {
       check_stop();
-      if (on_fit_epoch_) on_fit_epoch_();
       epochs.push_back({{"epoch", e.epoch},
                         {"train_loss", e.train_loss},
                         {"heldout_loss", e.heldout_loss},
@@ -421,7 +411,7 @@ class Generations {
                    {"train_positions", r.train_positions},
                    {"heldout_positions", r.heldout_positions},
                    {"epochs", epochs}};
-    write_file_atomic(log_path, result.dump(2) + "\n");
+    if (world_.is_root()) write_file_atomic(log_path, result.dump(2) + "\n");
     char buf[200];
     std::snprintf(buf, sizeof buf, ": best epoch %d, held-out loss %.6f (from %.6f), %s",
                   r.fit.best_epoch, r.fit.best_heldout(), r.fit.epochs.front().heldout_loss,

@@ -403,9 +403,10 @@ def test_a_killed_label_rank_stops_the_other_and_a_rerun_finishes_the_same_file(
     assert same_bytes(path, tmp_path / "whole.lbl")
 
 
-# The generational trainer (`nardy train` with generations.count): labels and gates split
-# across the ranks, the fit on rank 0, and the run's nets, label records and gate games those of
-# one process; a rank killed mid-run stops the other, and --auto-resume finishes the same nets.
+# The generational trainer (`nardy train` with generations.count): labels, fits and gates split
+# across the ranks, and the run's nets, label records and gate games those of one process (with
+# fit.shards = the ranks); a rank killed mid-run stops the other, and --auto-resume finishes the
+# same nets.
 
 GENERATIONS_CONFIG = """\
 run: {name: NAME, dir: runs, seed: 5, threads: 1}
@@ -445,7 +446,8 @@ def generation_results(run):
 @pytest.mark.parametrize("ranks", [2, 3])
 def test_generations_on_ranks_give_the_run_of_one_process(exe, tmp_path, ranks):
     one = write_generations_config(tmp_path, "one")
-    run_single(exe, ["train", "--config", one, "--set", f"run.threads={ranks}"], tmp_path)
+    run_single(exe, ["train", "--config", one, "--set", f"run.threads={ranks}",
+                     "--set", f"fit.shards={ranks}"], tmp_path)
     many = write_generations_config(tmp_path, "many")
     results = run_ranks(exe, ranks, ["train", "--config", many], tmp_path)
     assert generation_results(tmp_path / "runs" / "many") == generation_results(tmp_path / "runs" / "one")
@@ -457,7 +459,7 @@ def test_generations_on_ranks_give_the_run_of_one_process(exe, tmp_path, ranks):
 
 def test_a_rank_killed_in_the_generations_stops_the_other_and_auto_resume_finishes(exe, tmp_path):
     whole = write_generations_config(tmp_path, "whole", games=400)
-    run_single(exe, ["train", "--config", whole], tmp_path)
+    run_single(exe, ["train", "--config", whole, "--set", "fit.shards=2"], tmp_path)
     config = write_generations_config(tmp_path, "kill", games=400)
     run = tmp_path / "runs" / "kill"
     procs = start_ranks(exe, 2, ["train", "--config", config], tmp_path)
@@ -472,3 +474,33 @@ def test_a_rank_killed_in_the_generations_stops_the_other_and_auto_resume_finish
     assert not (run / "gen-002" / "result.json").exists()
     run_ranks(exe, 2, ["train", "--config", config, "--auto-resume"], tmp_path)
     assert generation_results(run) == generation_results(tmp_path / "runs" / "whole")
+
+
+# `nardy fit` on several ranks: each rank computes its part of every minibatch and the parts'
+# gradients are added in rank order, so R ranks give the weights of `nardy fit --shards R` on one
+# process (and other shard counts other, equally fitted, weights); rank 0 alone writes.
+
+def fit_args(tmp_path, out, *extra):
+    return ["fit", "--data", tmp_path / "fit.lbl", "--init", search_net(), "--out", out,
+            "--epochs", 3, "--batch", 64, "--lr", 0.001, "--seed", 2, *extra]
+
+
+@pytest.mark.parametrize("ranks", [2, 3])
+def test_fit_on_ranks_gives_the_weights_of_the_same_shards_on_one_process(exe, tmp_path, ranks):
+    run_single(exe, label_args(tmp_path / "fit.lbl", 40) + ["--threads", 2, "--top", 3,
+                                                            "--candidates", 0.3], tmp_path)
+    one = run_single(exe, fit_args(tmp_path, tmp_path / "one.pt", "--shards", ranks,
+                                   "--sibling-weight", 16), tmp_path)
+    results = run_ranks(exe, ranks, fit_args(tmp_path, tmp_path / "many.pt",
+                                             "--sibling-weight", 16), tmp_path)
+    assert same_net(tmp_path / "one.pt", tmp_path / "many.pt")
+    assert results[0][1] == one.stdout.replace("one.pt", "many.pt")  # the same epochs printed
+    assert all(out == "" for _, out, _ in results[1:])
+    plain = run_single(exe, fit_args(tmp_path, tmp_path / "plain.pt", "--sibling-weight", 16),
+                       tmp_path)
+    assert not same_net(tmp_path / "plain.pt", tmp_path / "one.pt")  # another sum of the parts
+    losses = [float(line.split("held-out loss ")[1].split()[0])
+              for line in plain.stdout.splitlines() if line.startswith("epoch")]
+    sharded = [float(line.split("held-out loss ")[1].split()[0])
+               for line in one.stdout.splitlines() if line.startswith("epoch")]
+    assert losses[0] == sharded[0] and abs(losses[-1] - sharded[-1]) < 0.1 * losses[0]
