@@ -207,6 +207,18 @@ def wait_for(path, procs, seconds=60):
         time.sleep(0.02)
 
 
+def kill_rank_one(procs):
+    """Kills rank 1 of two; rank 0 must stop within the timeout with exit status 2, naming itself.
+    Returns rank 0's standard error."""
+    procs[1].kill()
+    t0 = time.monotonic()
+    code, _, stderr = finish(procs[:1])[0]
+    procs[1].wait()
+    assert time.monotonic() - t0 < float(TIMEOUT_S) + 10
+    assert code == 2 and "rank 0 of 2" in stderr, stderr
+    return stderr
+
+
 def test_a_killed_rank_stops_the_others_and_auto_resume_finishes_the_same_net(exe, tmp_path):
     config = write_config(tmp_path, "kill", 6000)
     run_single(exe, ["train", "--config", config, "--set", "run.threads=2",
@@ -214,13 +226,7 @@ def test_a_killed_rank_stops_the_others_and_auto_resume_finishes_the_same_net(ex
     run = tmp_path / "runs" / "kill"
     procs = start_ranks(exe, 2, ["train", "--config", config], tmp_path)
     wait_for(run / "state.json", procs)
-    procs[1].kill()
-    t0 = time.monotonic()
-    code, _, stderr = finish(procs[:1])[0]
-    procs[1].wait()
-    assert time.monotonic() - t0 < float(TIMEOUT_S) + 10
-    assert code == 2
-    assert "rank 0 of 2" in stderr and "died" in stderr, stderr
+    assert "died" in kill_rank_one(procs)
     state = json.loads((run / "state.json").read_text())
     assert 500 <= state["games_done"] < 6000  # killed mid-run, after a checkpoint
 
@@ -391,13 +397,7 @@ def test_a_killed_label_rank_stops_the_other_and_a_rerun_finishes_the_same_file(
         if size > header:
             break
         time.sleep(0.02)
-    procs[1].kill()
-    t0 = time.monotonic()
-    code, stdout, stderr = finish(procs[:1])[0]
-    procs[1].wait()
-    assert time.monotonic() - t0 < float(TIMEOUT_S) + 10
-    assert code == 2, stderr
-    assert "rank 0 of 2" in stderr, stderr
+    kill_rank_one(procs)
     assert not same_bytes(path, tmp_path / "whole.lbl")  # killed mid-file
     run_ranks(exe, 2, label_args(path, 150), tmp_path)
     assert same_bytes(path, tmp_path / "whole.lbl")
@@ -465,12 +465,7 @@ def test_a_rank_killed_in_the_generations_stops_the_other_and_auto_resume_finish
     procs = start_ranks(exe, 2, ["train", "--config", config], tmp_path)
     wait_for(run / "gen-001" / "labels-0.lbl", procs)
     time.sleep(0.3)
-    procs[1].kill()
-    t0 = time.monotonic()
-    code, _, stderr = finish(procs[:1])[0]
-    procs[1].wait()
-    assert time.monotonic() - t0 < float(TIMEOUT_S) + 10
-    assert code == 2 and "rank 0 of 2" in stderr, stderr
+    kill_rank_one(procs)
     assert not (run / "gen-002" / "result.json").exists()
     run_ranks(exe, 2, ["train", "--config", config, "--auto-resume"], tmp_path)
     assert generation_results(run) == generation_results(tmp_path / "runs" / "whole")

@@ -2,6 +2,8 @@
 // code, standard output and standard error, with given standard input.
 #pragma once
 
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +13,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+extern char** environ;
 
 namespace nardy::testing {
 
@@ -55,6 +59,23 @@ inline CliRun run_program(const std::string& program, const std::vector<std::str
   r.err = slurp(err_path);
   for (const char* p : {out_path, err_path, in_path}) std::remove(p);
   return r;
+}
+
+// Starts `program` with `args` in the background, its standard output to /dev/null (for tests
+// that kill it); returns its pid (-1 if it could not start). Reap it with waitpid.
+inline pid_t spawn_program(const std::string& program, const std::vector<std::string>& args) {
+  std::vector<std::string> words = {program};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  if (posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ) != 0) pid = -1;
+  posix_spawn_file_actions_destroy(&actions);
+  return pid;
 }
 
 }  // namespace nardy::testing

@@ -4,12 +4,9 @@
 // its config (draw output included), and refuses bad keys and start nets with clear errors.
 #include "selfplay/training/generations.h"
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -30,10 +27,9 @@
 #include "selfplay/training/label_file.h"
 #include "selfplay/training/labeler.h"
 #include "tests/nn/test_nets.h"
+#include "tests/support/cli_run.h"
 #include "tests/support/error_of.h"
 #include "tests/support/temp_dir.h"
-
-extern char** environ;
 
 namespace nardy {
 namespace {
@@ -255,20 +251,9 @@ TEST_F(GenerationsTest, KilledInEveryStageTheResumedRunMatchesTheUninterruptedOn
   const std::string dir = run("killed");
   const std::string cli = NARDY_CLI;
   auto start = [&](bool resume) {
-    std::vector<std::string> args = {cli, "train"};
-    if (resume)
-      args.insert(args.end(), {"--resume", dir});
-    else
-      args.insert(args.end(), {"--config", config_path});
-    std::vector<char*> argv;
-    for (auto& s : args) argv.push_back(s.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    pid_t pid = 0;
-    EXPECT_EQ(posix_spawn(&pid, cli.c_str(), &actions, nullptr, argv.data(), environ), 0);
-    posix_spawn_file_actions_destroy(&actions);
+    const pid_t pid = resume ? testing::spawn_program(cli, {"train", "--resume", dir})
+                             : testing::spawn_program(cli, {"train", "--config", config_path});
+    EXPECT_GT(pid, 0);
     return pid;
   };
   auto kill_when = [&](pid_t pid, const std::string& file, int delay_ms) {

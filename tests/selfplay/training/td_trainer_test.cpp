@@ -4,9 +4,7 @@
 #include "selfplay/training/td_trainer.h"
 
 #include <gtest/gtest.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 
 #include <chrono>
@@ -18,13 +16,13 @@
 
 #include "core/error.h"
 #include "tests/nn/test_nets.h"
+#include "tests/support/cli_run.h"
 #include "tests/support/temp_dir.h"
 #include "selfplay/evaluation/arena.h"
 #include "selfplay/search/net_agent.h"
 #include "selfplay/training/run_dir.h"
 #include "selfplay/training/td_game.h"
 
-extern char** environ;
 
 namespace nardy {
 namespace {
@@ -264,16 +262,8 @@ TEST_F(TdTrainerTest, KilledAtAnArbitraryMomentTheResumedRunMatchesTheUninterrup
   const std::string config_path = (root_ / "killed.yaml").string();
   std::ofstream(config_path) << to_yaml(c);
   const std::string cli = NARDY_CLI;
-  std::vector<std::string> args = {cli, "train", "--config", config_path};
-  std::vector<char*> argv;
-  for (auto& s : args) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  ASSERT_EQ(posix_spawn(&pid, cli.c_str(), &actions, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&actions);
+  const pid_t pid = testing::spawn_program(cli, {"train", "--config", config_path});
+  ASSERT_GT(pid, 0);
   const std::string run = (root_ / "killed").string();
   int64_t seen = 0;
   const auto t0 = std::chrono::steady_clock::now();
