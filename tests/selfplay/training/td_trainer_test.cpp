@@ -23,7 +23,6 @@
 #include "selfplay/training/run_dir.h"
 #include "selfplay/training/td_game.h"
 
-
 namespace nardy {
 namespace {
 
