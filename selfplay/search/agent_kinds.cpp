@@ -63,8 +63,8 @@ std::string rules_difference(const std::string& trained, const Rules& played) {
   for (const std::string& key : Rules::keys()) {
     if (key == "next_game_starter") continue;  // who starts the next game: not the net's business
     if (t.get(key) != played.get(key))
-      diff += (diff.empty() ? "" : ", ") + key + "=" + played.get(key) + " (trained for " +
-              t.get(key) + ")";
+      diff +=
+          (diff.empty() ? "" : ", ") + key + "=" + played.get(key) + " instead of " + t.get(key);
   }
   return diff;
 }

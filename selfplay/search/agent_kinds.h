@@ -39,7 +39,7 @@ std::vector<std::string> split_agent_specs(const std::string& list, const std::s
 
 // The rules in which `played` differs from `trained` (a checkpoint's CheckpointInfo::rules,
 // Rules::to_string() form) that matter to a net's values — all but next_game_starter — as
-// "head_exception=strict (trained for standard), ..."; "" when none differ or the checkpoint
+// "head_exception=strict instead of standard, ..."; "" when none differ or the checkpoint
 // does not say.
 std::string rules_difference(const std::string& trained, const Rules& played);
 

@@ -173,6 +173,8 @@ class Generations {
       throw Error("generations: fit.shards = " + std::to_string(c_.fit.shards) + " on " +
                   std::to_string(world_.size()) + " ranks (each rank fits one part: 1 or " +
                   std::to_string(world_.size()) + ")");
+    // A benchmark that cannot be read (or is of other rules) fails now, not after a generation.
+    if (!c_.generations.benchmark.empty()) read_set();
     const std::string state_path = file(kGenerationsStateFile);
     if (fs::exists(state_path)) {
       state_ = State::read(state_path);
@@ -502,12 +504,7 @@ class Generations {
   }
 
   json benchmark(int g, const std::string& net) const {
-    BenchmarkSet set;
-    try {
-      set = read_benchmark(c_.generations.benchmark, c_.rules);
-    } catch (const Error& e) {
-      throw Error("generations.benchmark: " + std::string(e.what()));
-    }
+    const BenchmarkSet set = read_set();
     const BenchmarkScore score =
         score_benchmark(set, checked_agent_maker("net:" + net, c_.rules), c_.rules, c_.run.threads,
                         stage_seed(c_.run.seed, kBenchSalt, g, 0));
@@ -519,6 +516,27 @@ class Generations {
                   score.overall.loss.ci95_high);
     line(tag(g, "benchmark") + buf, true);
     return phases;
+  }
+
+  // The benchmark set, which must be of the run's rules (its "rules:" header line).
+  BenchmarkSet read_set() const {
+    const std::string& path = c_.generations.benchmark;
+    BenchmarkSet set;
+    try {
+      set = read_benchmark(path, c_.rules);
+    } catch (const Error& e) {
+      throw Error("generations.benchmark: " + std::string(e.what()));
+    }
+    for (const std::string& h : set.header) {
+      const auto at = h.find("rules: ");
+      if (at == std::string::npos) continue;
+      const std::string diff = rules_difference(h.substr(at + 7), c_.rules);
+      if (!diff.empty())
+        throw Error("generations.benchmark: " + quote_path(path) +
+                    " was rolled out under other rules than the run's: " + diff +
+                    " (set generations.benchmark to '' or to a set of these rules)");
+    }
+    return set;
   }
 
   // Appends the generation's line unless metrics.jsonl already ends with it (a kill after the

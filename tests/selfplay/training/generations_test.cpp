@@ -312,6 +312,16 @@ TEST_F(GenerationsTest, TrainsForTheRulesOfItsConfig) {
   EXPECT_EQ(Rules::parse(cand.info().rules), c.rules);
   EXPECT_EQ(read_label_file(run("draw") + "/gen-001/labels-0.lbl").header.get("rules"),
             c.rules.to_string());
+  // A benchmark of other rules is refused before any work.
+  c.run.name = "drawbench";
+  c.generations.benchmark = std::string(NARDY_SOURCE_DIR) + "/bench/positions/positions.txt";
+  const std::string bench_error = error_of([&] { train(c); });
+  EXPECT_NE(bench_error.find("rolled out under other rules than the run's: last_roll_draw=true "
+                             "instead of false"),
+            std::string::npos)
+      << bench_error;
+  EXPECT_FALSE(fs::exists(run("drawbench") + "/generations.json"));
+  c.generations.benchmark = "";
   // A draw-output net under rules without draws is refused, naming the net and the rules.
   c.rules.last_roll_draw = false;
   c.generations.init = run("draw") + "/start.pt";
@@ -416,7 +426,7 @@ TEST(RulesDifference, NamesTheRulesANetWasNotTrainedFor) {
   EXPECT_EQ(rules_difference(Rules{}.to_string(), Rules{}), "");
   EXPECT_EQ(rules_difference("", strict), "");  // the checkpoint does not say
   EXPECT_EQ(rules_difference(Rules{}.to_string(), strict),
-            "head_exception=strict (trained for standard)");
+            "head_exception=strict instead of standard");
   Rules starter;
   starter.next_game_starter = NextGameStarter::PreviousWinner;
   EXPECT_EQ(rules_difference(Rules{}.to_string(), starter), "");
