@@ -80,10 +80,16 @@ void warn_other_rules(const ValueNet& net, const std::string& path, std::string_
   static std::set<std::string> warned;
   std::lock_guard<std::mutex> lock(mu);
   if (!warned.insert(path + "\n" + rules.to_string()).second) return;
+  // The shipped model for the rules whose last roll can draw (models/README.md).
+  const bool draw_model = rules.last_roll_draw && rules.opening == Opening::NoDoubles &&
+                          rules.head_exception == HeadException::Standard &&
+                          net.shape().num_outputs == 3;
   std::fprintf(stderr,
                "warning: agent '%.*s' plays under rules it was not trained for: %s; its values "
-               "may be off (train a net for these rules: docs/training.md)\n",
-               static_cast<int>(spec.size()), spec.data(), diff.c_str());
+               "may be off (%s)\n",
+               static_cast<int>(spec.size()), spec.data(), diff.c_str(),
+               draw_model ? "model:nardy-draw-1 is trained for these rules"
+                          : "train a net for these rules: docs/training.md");
 }
 
 }  // namespace
