@@ -29,7 +29,8 @@
 // its mean loss) is computed on its own, and the S gradients are added in part order before the
 // optimizer's step. One process with shards = S computes every part in turn; S processes with
 // `gather` each compute their `shard` and all-gather the others', then take the same step: the
-// same weights, bit for bit, given the same LibTorch threads per process. (S = 1 is the plain
+// same weights, bit for bit, given the same LibTorch threads and BLAS threads per process
+// (OpenBLAS's come from OMP_NUM_THREADS, which torchrun sets to 1 for each rank). (S = 1 is the plain
 // fit; S > 1 differs from it only by the rounding of the parts' sum.) The held-out loss, and so
 // early stopping, is measured in full by every process.
 //

@@ -492,8 +492,9 @@ std::vector<Field> make_fields() {
       true, [](auto& c) -> auto& { return c.fit.holdout; });
   add_integer(
       "fit.threads",
-      "LibTorch threads of the fit, {range} (0: run.threads; the weights depend on it)", 0, 256,
-      [](auto& c) -> auto& { return c.fit.threads; });
+      "LibTorch threads of the fit, {range} (0: run.threads; the weights depend on it; one was "
+      "the fastest on 2 cores, docs/performance.md)",
+      0, 256, [](auto& c) -> auto& { return c.fit.threads; });
   add(
       "fit.seed", "integer",
       "seed of the held-out split and the minibatch order (0: derived from run.seed per "
@@ -503,8 +504,15 @@ std::vector<Field> make_fields() {
   add_integer(
       "fit.shards",
       "parts of every minibatch, each with its own gradient, added in order, {range}: what that "
-      "many ranks compute (on R ranks it must be 1 or R; the weights depend on it)",
+      "many ranks compute with fit.split (there it must be 1 or the ranks; the weights depend on "
+      "it)",
       1, 1024, [](auto& c) -> auto& { return c.fit.shards; });
+  add(
+      "fit.split", "bool",
+      "on several ranks: split every minibatch across them (fit.shards = the ranks) instead of "
+      "fitting on rank 0 while the others wait (measured slower on 2 ranks: docs/performance.md)",
+      [](TrainConfig& c, const YAML::Node& n) { c.fit.split = parse_bool(n); },
+      [](const TrainConfig& c) { return boolean(c.fit.split); });
   // ---- gate ----
   add_integer(
       "gate.games", "most mirrored games of the candidate against the current net, {range}", 2,

@@ -107,9 +107,10 @@ struct TrainConfig {
     double lr_drop = 0.3;
     double sibling_weight = 64;
     double holdout = 0.1;
-    int threads = 0;  // LibTorch threads; 0: run.threads
-    uint64_t seed = 0;  // > 0: the split and order's seed as given (`nardy fit --seed`)
-    int shards = 1;     // minibatch parts with a gradient each (on R ranks: R)
+    int threads = 1;     // LibTorch threads; 0: run.threads
+    uint64_t seed = 0;   // > 0: the split and order's seed as given (`nardy fit --seed`)
+    int shards = 1;      // minibatch parts with a gradient each (on R ranks with split: R)
+    bool split = false;  // on several ranks: split the minibatches (else rank 0 fits alone)
     bool operator==(const Fit&) const = default;
   };
   struct Gate {

@@ -169,7 +169,7 @@ class Generations {
   }
 
   void prepare(const std::string& start_net) {
-    if (world_.size() > 1 && c_.fit.shards != 1 && c_.fit.shards != world_.size())
+    if (world_.size() > 1 && c_.fit.split && c_.fit.shards != 1 && c_.fit.shards != world_.size())
       throw Error("generations: fit.shards = " + std::to_string(c_.fit.shards) + " on " +
                   std::to_string(world_.size()) + " ranks (each rank fits one part: 1 or " +
                   std::to_string(world_.size()) + ")");
@@ -348,27 +348,59 @@ class Generations {
     return files;
   }
 
-  // Every rank fits its part of each minibatch (selfplay/training/fit.h: the weights of one
-  // process with fit.shards = ranks); rank 0 sends the label files to ranks that lack them and
-  // writes the candidate.
+  // On several ranks, with fit.split every rank fits its part of each minibatch
+  // (selfplay/training/fit.h: the weights of one process with fit.shards = ranks; rank 0 first
+  // sends the label files to ranks that lack them); without it rank 0 fits alone while the
+  // others wait, hearing from it after every epoch (so NARDY_DIST_TIMEOUT must exceed one
+  // epoch). Either way rank 0 writes the candidate and sends it to the others.
   json fit(int g, const std::string& current, const std::string& candidate) {
     const std::string log_path = fs::path(candidate).parent_path().string() + "/fit.json";
     const std::string done = from_root([&] {
       return fs::exists(candidate) && fs::exists(log_path) ? read_file(log_path) : std::string();
     });
+    json result;
     if (!done.empty()) {
-      share_file(candidate);
       line(tag(g, "fit") + ": " + candidate + " exists", true);
-      return json::parse(done);
+      result = json::parse(done);
+    } else if (world_.size() == 1 || c_.fit.split) {
+      for (const std::string& f : fit_data(g)) share_file(f);
+      result = fit_here(g, current, candidate, log_path, &world_);
+    } else {
+      result = json::parse(from_root_with_heartbeat([&](const std::function<void()>& beat) {
+        return fit_here(g, current, candidate, log_path, nullptr, beat).dump();
+      }));
     }
-    for (const std::string& f : fit_data(g)) share_file(f);
-    json result = fit_here(g, current, candidate, log_path);
     share_file(candidate);
     return result;
   }
 
+  // from_root() for a long `f` that calls its argument now and then: each call tells the
+  // waiting ranks rank 0 is alive, so their wait is bounded by the gap between calls.
+  std::string from_root_with_heartbeat(
+      const std::function<std::string(const std::function<void()>&)>& f) {
+    std::string message;
+    if (world_.is_root()) {
+      try {
+        message = "ok\n" + f([this] {
+                    std::string beat = "beat";
+                    world_.broadcast(beat, 0);
+                  });
+      } catch (const std::exception& e) {
+        message = std::string("error\n") + e.what();
+      }
+    }
+    do {
+      world_.broadcast(message, 0);
+    } while (message == "beat" && !world_.is_root());
+    if (message.starts_with("error\n"))
+      throw Error("generations: rank 0 failed: " + message.substr(6));
+    return message.substr(3);
+  }
+
+  // The fit; `world`: the ranks splitting its minibatches (null: this process alone); `beat`
+  // called after every epoch (may be empty).
   json fit_here(int g, const std::string& current, const std::string& candidate,
-                const std::string& log_path) {
+                const std::string& log_path, World* world, const std::function<void()>& beat = {}) {
     FitRunOptions o;
     o.data = fit_data(g);
     o.init = current;
@@ -384,7 +416,7 @@ class Generations {
     o.fit.sibling_weight = c_.fit.sibling_weight;
     o.fit.seed = c_.fit.seed > 0 ? c_.fit.seed : stage_seed(c_.run.seed, kFitSalt, g, 0);
     o.fit.shards = c_.fit.shards;
-    o.world = &world_;     // on R ranks: R shards, one per rank
+    o.world = world;       // with fit.split on R ranks: R shards, one per rank
     struct TorchThreads {  // the fit's LibTorch threads, back to one after it (or a stop)
       explicit TorchThreads(int n) { set_torch_threads(n); }
       ~TorchThreads() { set_torch_threads(1); }
@@ -394,6 +426,7 @@ class Generations {
     check_stop();
     const FitRunResult r = run_fit(o, [&](const FitEpoch& e) {
       check_stop();
+      if (beat) beat();
       epochs.push_back({{"epoch", e.epoch},
                         {"train_loss", e.train_loss},
                         {"heldout_loss", e.heldout_loss},

@@ -443,13 +443,16 @@ def generation_results(run):
     return out, rows
 
 
-@pytest.mark.parametrize("ranks", [2, 3])
-def test_generations_on_ranks_give_the_run_of_one_process(exe, tmp_path, ranks):
+@pytest.mark.parametrize("ranks,split", [(2, False), (3, False), (2, True), (3, True)])
+def test_generations_on_ranks_give_the_run_of_one_process(exe, tmp_path, ranks, split):
+    # The fit on rank 0 alone (the default) is one process's; split across the ranks it is one
+    # process's with fit.shards = the ranks.
     one = write_generations_config(tmp_path, "one")
     run_single(exe, ["train", "--config", one, "--set", f"run.threads={ranks}",
-                     "--set", f"fit.shards={ranks}"], tmp_path)
+                     "--set", f"fit.shards={ranks if split else 1}"], tmp_path)
     many = write_generations_config(tmp_path, "many")
-    results = run_ranks(exe, ranks, ["train", "--config", many], tmp_path)
+    results = run_ranks(exe, ranks, ["train", "--config", many, "--set",
+                                     f"fit.split={'true' if split else 'false'}"], tmp_path)
     assert generation_results(tmp_path / "runs" / "many") == generation_results(tmp_path / "runs" / "one")
     assert "gen 2/2 done" in results[0][1]
     assert all(out == "" for _, out, _ in results[1:])  # the other ranks print nothing
@@ -459,7 +462,7 @@ def test_generations_on_ranks_give_the_run_of_one_process(exe, tmp_path, ranks):
 
 def test_a_rank_killed_in_the_generations_stops_the_other_and_auto_resume_finishes(exe, tmp_path):
     whole = write_generations_config(tmp_path, "whole", games=400)
-    run_single(exe, ["train", "--config", whole, "--set", "fit.shards=2"], tmp_path)
+    run_single(exe, ["train", "--config", whole], tmp_path)
     config = write_generations_config(tmp_path, "kill", games=400)
     run = tmp_path / "runs" / "kill"
     procs = start_ranks(exe, 2, ["train", "--config", config], tmp_path)
