@@ -22,7 +22,6 @@
 #include "bindings/interrupt.h"
 #include "core/error.h"
 #include "selfplay/training/config.h"
-#include "selfplay/search/agent_kinds.h"
 #include "selfplay/search/net_agent.h"
 #include "selfplay/training/generations.h"
 #include "selfplay/training/progress.h"
@@ -340,16 +339,10 @@ void bind_train(py::module_& m) {
               "run_generations: generations.count is 0 (set it, e.g. "
               "{'generations.count': 2})");
         const std::string run = c.run_path();
-        std::string from;
-        if (!start.is_none()) {
-          from = py::str(start);
-        } else if (!c.generations.init.empty()) {
-          const std::string& init = c.generations.init;
-          from =
-              init == "default" || init.starts_with("model:") ? net_agent_spec(init)->path : init;
-        } else {
-          from = run + "/latest.pt";  // the TD stage nardy.train() ran in the same directory
-        }
+        // The start: `start`, else generations.init, else the latest.pt of a TD run
+        // nardy.train() left in the same directory.
+        const std::string from =
+            start.is_none() ? generations_start_net(c, run) : py::str(start).cast<std::string>();
         if (!holds_generations(run)) {
           std::filesystem::create_directories(run);
           write_file_atomic(run + "/config.yaml", to_yaml(c));

@@ -12,7 +12,6 @@
 #include "core/file_error.h"
 #include "cli/command.h"
 #include "selfplay/tables/bearoff_table.h"
-#include "selfplay/search/agent_kinds.h"
 #include "selfplay/training/config.h"
 #include "selfplay/training/generations.h"
 #include "selfplay/training/progress.h"
@@ -128,19 +127,11 @@ TrainResult run_td_stage(const TrainConfig& config, const std::string& run_dir,
   return result;
 }
 
-// The net generations.init names: a checkpoint path, model:NAME or default.
-std::string init_net_path(const std::string& init) {
-  if (init == "default" || init.starts_with("model:")) return net_agent_spec(init)->path;
-  return init;
-}
-
 // The generations (selfplay/training/generations.h) after the TD stage or from generations.init.
 void run_generations_stage(const TrainConfig& config, const std::string& run_dir,
                            const TrainArgs& a) {
   // The start (ignored when the run holds generations already): the TD stage's net or the init.
-  const std::string start = config.generations.init.empty()
-                                ? run_dir + "/latest.pt"
-                                : init_net_path(config.generations.init);
+  const std::string start = generations_start_net(config, run_dir);
   if (!config.generations.init.empty() || !a.overrides.empty()) {
     std::filesystem::create_directories(run_dir);
     write_file_atomic(run_dir + "/config.yaml", to_yaml(config));

@@ -590,6 +590,13 @@ class Generations {
 
 }  // namespace
 
+std::string generations_start_net(const TrainConfig& config, const std::string& run_dir) {
+  const std::string& init = config.generations.init;
+  if (init.empty()) return run_dir + "/latest.pt";
+  if (init == "default" || init.starts_with("model:")) return net_agent_spec(init)->path;
+  return init;
+}
+
 bool holds_generations(const std::string& run_dir) {
   return fs::exists(run_dir + "/" + kGenerationsStateFile);
 }

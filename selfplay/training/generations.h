@@ -71,6 +71,11 @@ inline constexpr const char* kGenerationsStateFile = "generations.json";
 // Whether `run_dir` holds a generational run's state (generations.json).
 bool holds_generations(const std::string& run_dir);
 
+// The net a new generational run of `config` in `run_dir` starts from: generations.init (a
+// checkpoint path, or model:NAME / default resolved to its file), else the TD stage's
+// run_dir/latest.pt. Throws Error for a model that is not shipped.
+std::string generations_start_net(const TrainConfig& config, const std::string& run_dir);
+
 // Runs (or continues, if run_dir holds generations.json) the generations of `config` in
 // `run_dir`, starting from `start_net` (a checkpoint path; ignored when continuing). Returns
 // when config.generations.count generations are done. Throws Error naming the stage, the file
