@@ -167,27 +167,19 @@ TrainOutcome run_training(const py::object& callback, bool verbose,
   TrainCallbacks callbacks;
   callbacks.stop = interrupt.flag();
   callbacks.on_progress = [&](const TrainProgress& p) {
-    py::gil_scoped_acquire gil;
-    if (!interrupt.stopped()) {
-      try {
-        if (verbose) {
-          using E = TrainProgress::Event;
-          if (p.event == E::Evaluation)
-            py::print(format_eval_line(p.latest_eval, p.latest_eval_games),
-                      py::arg("flush") = true);
-          else if (p.event == E::Metrics)
-            py::print(format_progress_line(p), py::arg("flush") = true);
-        }
-        if (cb) {
-          py::handle fn(cb);
-          fn(p);
-        }
-      } catch (py::error_already_set& e) {
-        e.restore();
-        interrupt.store_python_error();
+    interrupt.call_python([&] {
+      if (verbose) {
+        using E = TrainProgress::Event;
+        if (p.event == E::Evaluation)
+          py::print(format_eval_line(p.latest_eval, p.latest_eval_games), py::arg("flush") = true);
+        else if (p.event == E::Metrics)
+          py::print(format_progress_line(p), py::arg("flush") = true);
       }
-    }
-    if (!interrupt.stopped()) interrupt.check_signals_with_gil();
+      if (cb) {
+        py::handle fn(cb);
+        fn(p);
+      }
+    });
   };
   TrainOutcome out;
   {
@@ -352,20 +344,13 @@ void bind_train(py::module_& m) {
         GenerationsCallbacks callbacks;
         callbacks.stop = interrupt.flag();
         callbacks.on_line = [&](const std::string& line, bool final) {
-          py::gil_scoped_acquire gil;
-          if (!interrupt.stopped()) {
-            try {
-              if (verbose && final) py::print(line, py::arg("flush") = true);
-              if (cb) {
-                py::handle fn(cb);
-                fn(line, final);
-              }
-            } catch (py::error_already_set& e) {
-              e.restore();
-              interrupt.store_python_error();
+          interrupt.call_python([&] {
+            if (verbose && final) py::print(line, py::arg("flush") = true);
+            if (cb) {
+              py::handle fn(cb);
+              fn(line, final);
             }
-          }
-          if (!interrupt.stopped()) interrupt.check_signals_with_gil();
+          });
         };
         GenerationsResult r;
         {

@@ -61,6 +61,23 @@ class Interrupt {
     return [this] { return poll(); };
   }
 
+  // From a progress callback of the C++ call, without the GIL: takes it and runs `python` (e.g.
+  // the user's callback), a Python exception it raises becoming the pending one, then the
+  // signal handlers. Does nothing once a stop was requested.
+  template <class F>
+  void call_python(F&& python) {
+    py::gil_scoped_acquire gil;
+    if (!stopped()) {
+      try {
+        python();
+      } catch (py::error_already_set& e) {
+        e.restore();
+        store_python_error();
+      }
+    }
+    if (!stopped()) check_signals_with_gil();
+  }
+
   // With the GIL held (e.g. inside a Python callback): runs the signal handlers now.
   void check_signals_with_gil() {
     if (PyErr_CheckSignals() != 0) store_python_error();

@@ -137,18 +137,30 @@ class Generations {
   // Rank 0 runs `f` and sends its result (or its error) to every rank, which returns it (or
   // throws the error). A collective.
   std::string from_root(const std::function<std::string()>& f) {
-    if (world_.size() == 1) return f();
+    return from_root_with_heartbeat([&](const std::function<void()>&) { return f(); });
+  }
+
+  // from_root() for a long `f` that calls its argument now and then: each call tells the
+  // waiting ranks rank 0 is alive, so their wait is bounded by the gap between calls.
+  std::string from_root_with_heartbeat(
+      const std::function<std::string(const std::function<void()>&)>& f) {
+    if (world_.size() == 1) return f([] {});
     std::string message;
     std::exception_ptr error;
     if (world_.is_root()) {
       try {
-        message = "ok\n" + f();
+        message = "ok\n" + f([this] {
+                    std::string beat = "beat";
+                    world_.broadcast(beat, 0);
+                  });
       } catch (const std::exception& e) {
         message = std::string("error\n") + e.what();
         error = std::current_exception();
       }
     }
-    world_.broadcast(message, 0);
+    do {
+      world_.broadcast(message, 0);
+    } while (message == "beat" && !world_.is_root());
     if (error) std::rethrow_exception(error);
     if (message.starts_with("error\n"))
       throw Error("generations: rank 0 failed: " + message.substr(6));
@@ -372,29 +384,6 @@ class Generations {
     }
     share_file(candidate);
     return result;
-  }
-
-  // from_root() for a long `f` that calls its argument now and then: each call tells the
-  // waiting ranks rank 0 is alive, so their wait is bounded by the gap between calls.
-  std::string from_root_with_heartbeat(
-      const std::function<std::string(const std::function<void()>&)>& f) {
-    std::string message;
-    if (world_.is_root()) {
-      try {
-        message = "ok\n" + f([this] {
-                    std::string beat = "beat";
-                    world_.broadcast(beat, 0);
-                  });
-      } catch (const std::exception& e) {
-        message = std::string("error\n") + e.what();
-      }
-    }
-    do {
-      world_.broadcast(message, 0);
-    } while (message == "beat" && !world_.is_root());
-    if (message.starts_with("error\n"))
-      throw Error("generations: rank 0 failed: " + message.substr(6));
-    return message.substr(3);
   }
 
   // The fit; `world`: the ranks splitting its minibatches (null: this process alone); `beat`
