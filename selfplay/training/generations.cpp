@@ -224,6 +224,26 @@ class Generations {
     if (!fs::exists(file(state_.current)))
       throw file_error("generations: the current net is missing", file(state_.current),
                        "(named by " + state_path + ")");
+    check_earlier_labels(state_.done + 1);
+  }
+
+  // The fit of generation g reads the labels of the data_window - 1 generations before it: a
+  // run continued elsewhere without them fails now, before g's labels are made, not after.
+  // (Later generations' earlier labels are then either these or made by this run.)
+  void check_earlier_labels(int g) const {
+    if (g > c_.generations.count) return;
+    const std::string gdir = file(generation_dir_name(g));
+    if (fs::exists(gdir + "/candidate.pt") && fs::exists(gdir + "/fit.json")) return;
+    for (const std::string& f : fit_data(g)) {
+      if (f.starts_with(gdir + "/") || fs::exists(f)) continue;
+      throw file_error(
+          "generations: a label file generation " + std::to_string(g) + "'s fit reads is missing",
+          f,
+          "(generations.data_window = " + std::to_string(c_.generations.data_window) +
+              " reads the labels of the " + std::to_string(c_.generations.data_window - 1) +
+              " generation(s) before it; restore the file, or resume with --set "
+              "generations.data_window=1)");
+    }
   }
 
   std::string file(const std::string& name) const { return dir_ + "/" + name; }

@@ -203,6 +203,36 @@ TEST_F(GenerationsTest, SameConfigSameNetsAndAShorterRunContinues) {
   EXPECT_EQ(read_file(run("b") + "/metrics.jsonl"), before);
 }
 
+// A run continued from its small files (docs/training.md, "A run longer than a session"): with
+// data_window 1 the earlier generations' labels are not needed and the nets are the same; with
+// data_window 2 their absence is an error naming the file, before any new label is made.
+TEST_F(GenerationsTest, GoesOnWithoutEarlierLabelsUnlessItsFitReadsThem) {
+  const TrainConfig c = small_config(root_, "a");
+  train(c);
+  auto first_generation_without_labels = [&](const std::string& name, int window) {
+    TrainConfig d = small_config(root_, name);
+    d.generations.count = 1;
+    d.generations.data_window = window;
+    train(d);
+    for (int s = 0; s < 2; ++s)
+      fs::remove(run(name) + "/gen-001/labels-" + std::to_string(s) + ".lbl");
+    d.generations.count = 2;
+    return d;
+  };
+  train(first_generation_without_labels("b", 1));
+  EXPECT_TRUE(same_parameters(ValueNet::load(run("a") + "/gen-002/candidate.pt"),
+                              ValueNet::load(run("b") + "/gen-002/candidate.pt")));
+  EXPECT_TRUE(same_parameters(ValueNet::load(run("a") + "/current.pt"),
+                              ValueNet::load(run("b") + "/current.pt")));
+
+  const TrainConfig w2 = first_generation_without_labels("c", 2);
+  const std::string e = error_of([&] { train(w2); });
+  EXPECT_NE(e.find("gen-001/labels-0.lbl"), std::string::npos) << e;
+  EXPECT_NE(e.find("generation 2's fit"), std::string::npos) << e;
+  EXPECT_NE(e.find("generations.data_window = 2"), std::string::npos) << e;
+  EXPECT_FALSE(fs::exists(run("c") + "/gen-002/labels-0.lbl"));
+}
+
 TEST_F(GenerationsTest, ResumesFromWhatEachStageLeftOnDisk) {
   const TrainConfig c = small_config(root_, "a");
   train(c);
