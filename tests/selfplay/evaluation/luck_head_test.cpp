@@ -43,15 +43,34 @@ LuckHeadFitOptions small_fit() {
   return o;
 }
 
-// One small fit shared by the tests.
-struct Fitted {
-  ValueNet net = ValueNet::load(search_net_path());
-  LuckHeadFitReport report;
-  LuckHead head = fit_luck_head(net, small_fit(), &report);
-};
-Fitted& fitted() {
-  static Fitted f;
-  return f;
+const ValueNet& test_net() {
+  static const ValueNet net = ValueNet::load(search_net_path());
+  return net;
+}
+
+// Layers of uniform weights in +-0.2: the structure of a head (centring over the rolls, the
+// outputs' relations, the file format) holds whatever its weights, so the tests of it need no
+// fit (each ctest case is a process of its own, and a fit under ASan takes ~20 s).
+LuckMlp random_mlp(int num_inputs, const std::vector<int>& hidden) {
+  LuckMlp mlp;
+  mlp.num_inputs = num_inputs;
+  mlp.hidden = hidden;
+  Rng rng(7);
+  std::vector<int> sizes{mlp.num_inputs};
+  sizes.insert(sizes.end(), hidden.begin(), hidden.end());
+  sizes.push_back(kLuckTargets);
+  for (size_t l = 0; l + 1 < sizes.size(); ++l) {
+    mlp.weight.emplace_back(static_cast<size_t>(sizes[l]) * sizes[l + 1]);
+    mlp.bias.emplace_back(static_cast<size_t>(sizes[l + 1]));
+    for (float& w : mlp.weight.back()) w = static_cast<float>(rng.uniform() - 0.5) * 0.4f;
+    for (float& b : mlp.bias.back()) b = static_cast<float>(rng.uniform() - 0.5) * 0.4f;
+  }
+  return mlp;
+}
+
+LuckHead random_head(const std::vector<int>& hidden = {32}) {
+  const Encoder& e = test_net().encoder();
+  return LuckHead(e.id(), random_mlp(e.num_inputs(), hidden), "crc32:00000000", Rules{}, "test");
 }
 
 // Positions of a few games of the 0-ply net (not the fit's).
@@ -83,15 +102,15 @@ TEST(LuckHead, DistinctRollIndexNamesTheSameRoll) {
 }
 
 TEST(LuckHead, MeanOverTheRollsIsZeroAtEveryPosition) {
-  Fitted& f = fitted();
-  LuckHead::Scratch s = f.head.make_scratch();
-  const std::vector<Position> positions = sample_positions(f.net, 3);
+  const LuckHead head = random_head();
+  LuckHead::Scratch s = head.make_scratch();
+  const std::vector<Position> positions = sample_positions(test_net(), 3);
   ASSERT_GT(positions.size(), 20u);
   for (const Position& p : positions) {
     LuckTerms mean{};
     double spread = 0;
     for (const WeightedRoll& r : kDistinctRolls) {
-      const LuckTerms l = f.head.luck(p, r.dice, s);
+      const LuckTerms l = head.luck(p, r.dice, s);
       for (size_t o = 0; o < l.size(); ++o) mean[o] += r.weight36 / 36.0 * l[o];
       spread = std::max(spread, std::abs(l[5]));
     }
@@ -102,7 +121,7 @@ TEST(LuckHead, MeanOverTheRollsIsZeroAtEveryPosition) {
   LuckTerms mean{};
   for (const WeightedRoll& r : kDistinctRolls) {
     if (r.dice.is_double()) continue;
-    const LuckTerms l = f.head.luck(Position::start(), r.dice, s, true);
+    const LuckTerms l = head.luck(Position::start(), r.dice, s, true);
     for (size_t o = 0; o < l.size(); ++o) mean[o] += 2.0 / 30.0 * l[o];
   }
   for (double m : mean) EXPECT_NEAR(m, 0.0, 1e-6);
@@ -111,26 +130,17 @@ TEST(LuckHead, MeanOverTheRollsIsZeroAtEveryPosition) {
 // The fast kernels' forward against a plain double-precision forward of the trained layers
 // (ReLU hidden layers, linear outputs, centred over the rolls), for one and two hidden layers.
 TEST(LuckHead, KernelsMatchAPlainForwardOfTheNetwork) {
-  Fitted& f = fitted();
+  const ValueNet& net = test_net();
   for (const std::vector<int>& hidden : {std::vector<int>{32}, std::vector<int>{24, 13}}) {
-    LuckMlp mlp;
-    mlp.num_inputs = f.net.encoder().num_inputs();
-    mlp.hidden = hidden;
-    Rng rng(7);
+    const LuckMlp mlp = random_mlp(net.encoder().num_inputs(), hidden);
     std::vector<int> sizes{mlp.num_inputs};
     sizes.insert(sizes.end(), hidden.begin(), hidden.end());
     sizes.push_back(kLuckTargets);
-    for (size_t l = 0; l + 1 < sizes.size(); ++l) {
-      mlp.weight.emplace_back(static_cast<size_t>(sizes[l]) * sizes[l + 1]);
-      mlp.bias.emplace_back(static_cast<size_t>(sizes[l + 1]));
-      for (float& w : mlp.weight.back()) w = static_cast<float>(rng.uniform() - 0.5) * 0.4f;
-      for (float& b : mlp.bias.back()) b = static_cast<float>(rng.uniform() - 0.5) * 0.4f;
-    }
-    const LuckHead head(f.net.encoder().id(), mlp, "crc32:00000000", Rules{}, "test");
+    const LuckHead head(net.encoder().id(), mlp, "crc32:00000000", Rules{}, "test");
     LuckHead::Scratch s = head.make_scratch();
     std::vector<float> x(static_cast<size_t>(mlp.num_inputs));
-    for (const Position& p : sample_positions(f.net, 1)) {
-      f.net.encoder().fill(p, x);
+    for (const Position& p : sample_positions(net, 1)) {
+      net.encoder().fill(p, x);
       std::vector<double> a(x.begin(), x.end());
       for (size_t l = 0; l < mlp.weight.size(); ++l) {
         std::vector<double> out(static_cast<size_t>(sizes[l + 1]));
@@ -168,11 +178,11 @@ TEST(LuckHead, KernelsMatchAPlainForwardOfTheNetwork) {
 }
 
 TEST(LuckHead, OutputsAreConsistent) {
-  Fitted& f = fitted();
-  LuckHead::Scratch s = f.head.make_scratch();
-  for (const Position& p : sample_positions(f.net, 1))
+  const LuckHead head = random_head({24, 13});
+  LuckHead::Scratch s = head.make_scratch();
+  for (const Position& p : sample_positions(test_net(), 1))
     for (const WeightedRoll& r : kDistinctRolls) {
-      const LuckTerms l = f.head.luck(p, r.dice, s);
+      const LuckTerms l = head.luck(p, r.dice, s);
       // win + lose + draw = 1 whatever the roll: their luck sums to zero; equity as defined.
       EXPECT_NEAR(l[0] + l[2] + l[4], 0.0, 1e-9);
       EXPECT_NEAR(l[5], l[0] + l[1] - l[2] - l[3], 1e-9);
@@ -180,16 +190,18 @@ TEST(LuckHead, OutputsAreConsistent) {
 }
 
 TEST(LuckHead, AFitLearnsTheLuck) {
-  Fitted& f = fitted();
-  EXPECT_GT(f.report.positions, 1000);
-  EXPECT_GT(f.report.held_out_positions, 50);
-  EXPECT_GT(f.report.luck_rms, 0.01);
+  LuckHeadFitReport report;
+  const LuckHead head = fit_luck_head(test_net(), small_fit(), &report);
+  EXPECT_EQ(head.hidden(), std::vector<int>{32});
+  EXPECT_GT(report.positions, 1000);
+  EXPECT_GT(report.held_out_positions, 50);
+  EXPECT_GT(report.luck_rms, 0.01);
   // This small fit explains a share of the held-out luck's variance (0.30 in a Release build);
   // the full fits explain 76-81% (the shipped heads, next test).
-  EXPECT_GT(f.report.explained, 0.1);
-  EXPECT_LT(f.report.explained, 1.0);
-  ASSERT_FALSE(f.report.epochs.empty());
-  EXPECT_TRUE(std::any_of(f.report.epochs.begin(), f.report.epochs.end(),
+  EXPECT_GT(report.explained, 0.1);
+  EXPECT_LT(report.explained, 1.0);
+  ASSERT_FALSE(report.epochs.empty());
+  EXPECT_TRUE(std::any_of(report.epochs.begin(), report.epochs.end(),
                           [](const LuckEpoch& e) { return e.best; }));
 }
 
@@ -221,8 +233,9 @@ TEST(LuckHead, TheShippedHeadPredictsTheExactLuckOnNewPositions) {
 }
 
 TEST(LuckHead, FitDoesNotDependOnTheThreadCount) {
-  Fitted& f = fitted();
+  const ValueNet& net = test_net();
   LuckHeadFitOptions o = small_fit();
+  o.games = 70;  // three blocks of games (luck_head.cpp: 32 per block), one per thread
   o.threads = 3;
   o.train.max_epochs = 2;
   // The positions and targets do not depend on the threads; the training does on LibTorch's
@@ -230,38 +243,38 @@ TEST(LuckHead, FitDoesNotDependOnTheThreadCount) {
   const std::string a = temp_path("t1.luck"), b = temp_path("t3.luck");
   LuckHeadFitReport r1, r3;
   o.threads = 1;
-  fit_luck_head(f.net, o, &r1).save(a);
+  fit_luck_head(net, o, &r1).save(a);
   o.threads = 3;
   o.train_threads = 1;
-  fit_luck_head(f.net, o, &r3).save(b);
+  fit_luck_head(net, o, &r3).save(b);
   EXPECT_EQ(r1.positions, r3.positions);
   EXPECT_EQ(r1.luck_rms, r3.luck_rms);
   EXPECT_EQ(read_file(a), read_file(b));
   o.seed = 6;
-  fit_luck_head(f.net, o).save(b);
+  fit_luck_head(net, o).save(b);
   EXPECT_NE(read_file(a), read_file(b));
   std::filesystem::remove(a);
   std::filesystem::remove(b);
 }
 
 TEST(LuckHead, FileRoundTripAndItsErrors) {
-  Fitted& f = fitted();
+  const LuckHead head = random_head();
   const std::string path = temp_path("rt.luck");
-  f.head.save(path);
+  head.save(path);
   const LuckHead back = LuckHead::load(path);
-  EXPECT_EQ(back.teacher(), f.head.teacher());
-  EXPECT_EQ(back.hidden(), f.head.hidden());
-  EXPECT_EQ(back.fit_note(), f.head.fit_note());
+  EXPECT_EQ(back.teacher(), head.teacher());
+  EXPECT_EQ(back.hidden(), head.hidden());
+  EXPECT_EQ(back.fit_note(), head.fit_note());
   // A copy outlives the head it was copied from (its own views of its own buffers).
   const LuckHead copy = [&] {
     const LuckHead loaded = LuckHead::load(path);
     return LuckHead(loaded);
   }();
-  LuckHead::Scratch s1 = f.head.make_scratch(), s2 = back.make_scratch(), s3 = copy.make_scratch();
-  for (const Position& p : sample_positions(f.net, 1))
+  LuckHead::Scratch s1 = head.make_scratch(), s2 = back.make_scratch(), s3 = copy.make_scratch();
+  for (const Position& p : sample_positions(test_net(), 1))
     for (const WeightedRoll& r : kDistinctRolls) {
-      EXPECT_EQ(f.head.luck(p, r.dice, s1), back.luck(p, r.dice, s2));
-      EXPECT_EQ(f.head.luck(p, r.dice, s1), copy.luck(p, r.dice, s3));
+      EXPECT_EQ(head.luck(p, r.dice, s1), back.luck(p, r.dice, s2));
+      EXPECT_EQ(head.luck(p, r.dice, s1), copy.luck(p, r.dice, s3));
     }
 
   auto expect_error = [&](const std::string& text, const std::string& what) {
@@ -277,7 +290,7 @@ TEST(LuckHead, FileRoundTripAndItsErrors) {
       EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
     }
   };
-  f.head.save(path);
+  head.save(path);
   const std::string good = read_file(path);
   std::string damaged = good;
   damaged[good.size() / 2] ^= 1;  // one bit of a parameter
@@ -312,29 +325,31 @@ TEST(LuckHead, SidecarPath) {
 }
 
 TEST(LuckHead, FitRefusesBadOptions) {
-  Fitted& f = fitted();
+  const ValueNet& net = test_net();
   LuckHeadFitOptions o;
   o.games = 5;
-  EXPECT_THROW(fit_luck_head(f.net, o), Error);
+  EXPECT_THROW(fit_luck_head(net, o), Error);
   o.games = 20;
   o.threads = 0;
-  EXPECT_THROW(fit_luck_head(f.net, o), Error);
+  EXPECT_THROW(fit_luck_head(net, o), Error);
   o.threads = 1;
   o.noise = -1;
-  EXPECT_THROW(fit_luck_head(f.net, o), Error);
+  EXPECT_THROW(fit_luck_head(net, o), Error);
 }
 
 // A rollout adjusted by the head: the same estimate as a plain one within their errors, a
 // smaller standard error than its own unadjusted figures, and the same bits on any thread count.
 TEST(LuckHead, RolloutWithTheHeadIsUnbiasedAndReducesVariance) {
-  Fitted& f = fitted();
-  const ValueNet net = f.net;
+  // The shipped head of the test net (a real fit: a random head would add variance).
+  const ValueNet net = test_net();
+  const auto shipped =
+      std::make_shared<LuckHead>(LuckHead::load(luck_head_path_for(search_net_path())));
   const AgentMaker agent = [net] { return make_net_agent(net, {}, Rules{}); };
   const Position pos = sample_positions(net, 1).at(4);
   RolloutOptions o;
   o.trials = 720;
   o.seed = 11;
-  o.luck_head = std::make_shared<LuckHead>(f.head);
+  o.luck_head = shipped;
   const RolloutResult head = rollout(pos, agent, {}, o);
   EXPECT_TRUE(head.luck_adjusted);
   EXPECT_EQ(head.luck_method, "head");
@@ -352,7 +367,7 @@ TEST(LuckHead, RolloutWithTheHeadIsUnbiasedAndReducesVariance) {
   const double se = std::hypot(head.equity().se, plain.equity().se);
   EXPECT_LT(std::abs(diff), 4 * se) << head.to_text() << plain.to_text();
   // Any agent may use it: the heuristic too, still unbiased.
-  o.luck_head = std::make_shared<LuckHead>(f.head);
+  o.luck_head = shipped;
   o.luck_adjust = true;
   o.trials = 720;
   o.seed = 13;

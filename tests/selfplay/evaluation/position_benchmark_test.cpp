@@ -345,8 +345,8 @@ TEST(PositionBenchmark, ScoresAnOracleAtZeroAndRandomAboveTheHeuristic) {
 }
 
 TEST(RaceTableAnalysis, AnalyzeMarksTableValuesExact) {
-  // The default table comes from NARDY_BEAROFF (read once per process: ctest runs each test
-  // case in its own process).
+  // The default table comes from NARDY_BEAROFF, read once per process: ctest runs this case in a
+  // process of its own (tests/selfplay/CMakeLists.txt, ALONE).
   testing::TempDir dir;
   const std::string table = dir.file("t.nbt");
   BearoffTable::build(3).save(table);
