@@ -50,7 +50,7 @@ const ValueNet& test_net() {
 
 // Layers of uniform weights in +-0.2: the structure of a head (centring over the rolls, the
 // outputs' relations, the file format) holds whatever its weights, so the tests of it need no
-// fit (each ctest case is a process of its own, and a fit under ASan takes ~20 s).
+// fit (a fit takes ~20 s under ASan, and the suite runs in several processes).
 LuckMlp random_mlp(int num_inputs, const std::vector<int>& hidden) {
   LuckMlp mlp;
   mlp.num_inputs = num_inputs;
