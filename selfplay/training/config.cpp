@@ -420,6 +420,13 @@ std::vector<Field> make_fields() {
       "label files of this many latest generations each fit uses, {range}", 1, 1000,
       [](auto& c) -> auto& { return c.generations.data_window; });
   add(
+      "generations.pool_same_labeller", "bool",
+      "each fit also reads the labels of every generation since the current net was promoted "
+      "(all made by that net), so a generation after a rejected candidate adds labels instead "
+      "of replacing them",
+      [](TrainConfig& c, const YAML::Node& n) { c.generations.pool_same_labeller = parse_bool(n); },
+      [](const TrainConfig& c) { return boolean(c.generations.pool_same_labeller); });
+  add(
       "generations.benchmark", "string",
       "position benchmark file each generation's nets are scored on at 0-ply ('': none; "
       "bench/positions/positions.txt is of the default rules)",

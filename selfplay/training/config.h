@@ -80,10 +80,11 @@ struct TrainConfig {
   // generations.init), each generation labels positions with the current net's search, fits a
   // candidate to them and gates it against the current net.
   struct Generations {
-    int count = 0;          // generations after the start; 0: the TD stage alone
-    std::string init;       // net to start from instead of the TD stage ("": TD)
-    int data_window = 1;    // label files of this many latest generations fitted together
-    std::string benchmark;  // position benchmark scored per generation ("": none)
+    int count = 0;                    // generations after the start; 0: the TD stage alone
+    std::string init;                 // net to start from instead of the TD stage ("": TD)
+    int data_window = 1;              // label files of this many latest generations fitted together
+    bool pool_same_labeller = false;  // also those of every generation since C's promotion
+    std::string benchmark;            // position benchmark scored per generation ("": none)
     bool operator==(const Generations&) const = default;
   };
   struct Label {

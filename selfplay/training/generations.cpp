@@ -227,8 +227,8 @@ class Generations {
     check_earlier_labels(state_.done + 1);
   }
 
-  // The fit of generation g reads the labels of the data_window - 1 generations before it: a
-  // run continued elsewhere without them fails now, before g's labels are made, not after.
+  // The fit of generation g reads the labels of earlier generations (fit_data): a run
+  // continued elsewhere without them fails now, before g's labels are made, not after.
   // (Later generations' earlier labels are then either these or made by this run.)
   void check_earlier_labels(int g) const {
     if (g > c_.generations.count) return;
@@ -240,13 +240,26 @@ class Generations {
           "generations: a label file generation " + std::to_string(g) + "'s fit reads is missing",
           f,
           "(generations.data_window = " + std::to_string(c_.generations.data_window) +
-              " reads the labels of the " + std::to_string(c_.generations.data_window - 1) +
-              " generation(s) before it; restore the file, or resume with --set "
-              "generations.data_window=1)");
+              (c_.generations.pool_same_labeller
+                   ? " and generations.pool_same_labeller (the generations since " +
+                         std::string(current_generation() > 0
+                                         ? generation_dir_name(current_generation())
+                                         : "the start") +
+                         ")"
+                   : std::string()) +
+              " read the labels of generations before it; restore the file, or resume with "
+              "--set generations.data_window=1 --set generations.pool_same_labeller=false)");
     }
   }
 
   std::string file(const std::string& name) const { return dir_ + "/" + name; }
+  // Paths made by file() as the run directory's names ("gen-001/labels-0.lbl").
+  json relative_to_run(const std::vector<std::string>& paths) const {
+    json names = json::array();
+    for (const std::string& p : paths)
+      names.push_back(p.starts_with(dir_ + "/") ? p.substr(dir_.size() + 1) : p);
+    return names;
+  }
   bool stop_requested() const { return cb_.stop && cb_.stop->load(); }
   void check_stop() const {
     if (stop_requested()) throw Stopped{};
@@ -370,9 +383,21 @@ class Generations {
     return p.positions;
   }
 
+  // The generation whose candidate is the current net; 0: the start net. Every generation
+  // after it was labelled by the current net.
+  int current_generation() const {
+    for (int h = state_.done; h >= 1; --h)
+      if (state_.current == generation_dir_name(h) + "/candidate.pt") return h;
+    return 0;
+  }
+
+  // The label files generation g's fit reads (called before g is done, with its labeller
+  // current): those of the data_window latest generations, and with pool_same_labeller of
+  // every generation the current net labelled.
   std::vector<std::string> fit_data(int g) const {
     std::vector<std::string> files;
-    const int first = std::max(1, g - c_.generations.data_window + 1);
+    int first = std::max(1, g - c_.generations.data_window + 1);
+    if (c_.generations.pool_same_labeller) first = std::min(first, current_generation() + 1);
     const size_t sets = c_.label_sets().size();
     for (int h = first; h <= g; ++h)
       for (size_t s = 0; s < sets; ++s)
@@ -454,6 +479,7 @@ class Generations {
                    {"initial_loss", r.fit.epochs.front().heldout_loss},
                    {"train_positions", r.train_positions},
                    {"heldout_positions", r.heldout_positions},
+                   {"data", relative_to_run(o.data)},
                    {"epochs", epochs}};
     if (world_.is_root()) write_file_atomic(log_path, result.dump(2) + "\n");
     char buf[200];

@@ -10,9 +10,11 @@
 //      values where the race table covers). Set s of generation g is seeded
 //      mix(run.seed, g, s), so the whole run is a function of the config.
 //   2. fit: C fitted to the label files of the generations.data_window latest generations
-//      (selfplay/training/fit.h: held-out split by game, early stopping, lr drops, the sibling
-//      term), fit.threads LibTorch threads, seeded mix(run.seed, g) (or fit.seed) → the
-//      candidate.
+//      and, with generations.pool_same_labeller, of every generation since C was promoted (all
+//      labelled by C: after a rejected candidate the next fit has more of C's labels, not other
+//      ones) (selfplay/training/fit.h: held-out split by game, early stopping, lr drops, the
+//      sibling term), fit.threads LibTorch threads, seeded mix(run.seed, g) (or fit.seed) → the
+//      candidate; fit.json lists the label files it read.
 //   3. gate: the candidate (A) against C (B) at gate.ply in mirrored pairs, gate.chunk games at
 //      a time (chunk k on its own dice seed), the SPRT (gate.elo0/elo1/alpha/beta) walked over
 //      all pairs so far after each chunk; it stops at a verdict or at gate.games.

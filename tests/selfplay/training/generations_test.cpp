@@ -233,6 +233,64 @@ TEST_F(GenerationsTest, GoesOnWithoutEarlierLabelsUnlessItsFitReadsThem) {
   EXPECT_FALSE(fs::exists(run("c") + "/gen-002/labels-0.lbl"));
 }
 
+// generations.pool_same_labeller: after a rejected candidate the next fit reads the labels of
+// every generation since the current net's promotion (all made by it), and only those: a
+// promotion starts the pool again. fit.json names the files, and its position counts are theirs.
+TEST_F(GenerationsTest, PoolsTheLabelsOfTheCurrentNetSinceItsPromotion) {
+  auto fitted_positions = [&](const std::string& dir, int g) {
+    const json fit = json::parse(read_file(dir + "/gen-00" + std::to_string(g) + "/fit.json"));
+    return fit["train_positions"].get<int64_t>() + fit["heldout_positions"].get<int64_t>();
+  };
+  auto records_of = [&](const std::string& dir, std::vector<int> gens) {
+    int64_t n = 0;
+    for (int g : gens)
+      for (int s = 0; s < 2; ++s)
+        n += label_records(dir + "/gen-00" + std::to_string(g) + "/labels-" + std::to_string(s) +
+                           ".lbl");
+    return n;
+  };
+  auto data_of = [&](const std::string& dir, int g) {
+    return json::parse(read_file(dir + "/gen-00" + std::to_string(g) + "/fit.json"))["data"];
+  };
+  // Every candidate rejected (H0: not 900 Elo better), 3 generations, all labelled by the start.
+  TrainConfig c = small_config(root_, "rejected");
+  c.generations.count = 3;
+  c.generations.pool_same_labeller = true;
+  c.gate.elo0 = 900;
+  c.gate.elo1 = 1000;
+  c.gate.promote = "h1";
+  train(c);
+  const std::string rejected = run("rejected");
+  ASSERT_EQ(json::parse(read_file(rejected + "/generations.json"))["promoted"], 0);
+  EXPECT_EQ(fitted_positions(rejected, 1), records_of(rejected, {1}));
+  EXPECT_EQ(fitted_positions(rejected, 2), records_of(rejected, {1, 2}));
+  EXPECT_EQ(fitted_positions(rejected, 3), records_of(rejected, {1, 2, 3}));
+  EXPECT_EQ(data_of(rejected, 3),
+            json({"gen-001/labels-0.lbl", "gen-001/labels-1.lbl", "gen-002/labels-0.lbl",
+                  "gen-002/labels-1.lbl", "gen-003/labels-0.lbl", "gen-003/labels-1.lbl"}));
+  // Without the key each fit reads its own generation's labels.
+  c.run.name = "window";
+  c.generations.count = 2;
+  c.generations.pool_same_labeller = false;
+  train(c);
+  EXPECT_EQ(fitted_positions(run("window"), 2), records_of(run("window"), {2}));
+  // Every candidate promoted: each generation has a new labeller, so a pool of its own.
+  c.run.name = "promoted";
+  c.generations.pool_same_labeller = true;
+  c.gate.promote = "always";
+  train(c);
+  EXPECT_EQ(fitted_positions(run("promoted"), 2), records_of(run("promoted"), {2}));
+  // A continued run without the pool's labels stops before labelling, naming the file.
+  c.run.name = "rejected";
+  c.gate.promote = "h1";  // its own config again, one generation more
+  c.generations.count = 4;
+  fs::remove(rejected + "/gen-002/labels-1.lbl");
+  const std::string e = error_of([&] { train(c); });
+  EXPECT_NE(e.find("gen-002/labels-1.lbl"), std::string::npos) << e;
+  EXPECT_NE(e.find("generations.pool_same_labeller"), std::string::npos) << e;
+  EXPECT_FALSE(fs::exists(rejected + "/gen-004/labels-0.lbl"));
+}
+
 TEST_F(GenerationsTest, ResumesFromWhatEachStageLeftOnDisk) {
   const TrainConfig c = small_config(root_, "a");
   train(c);
