@@ -234,21 +234,20 @@ class Generations {
     if (g > c_.generations.count) return;
     const std::string gdir = file(generation_dir_name(g));
     if (fs::exists(gdir + "/candidate.pt") && fs::exists(gdir + "/fit.json")) return;
+    std::string readers = "generations.data_window = " + std::to_string(c_.generations.data_window);
+    if (c_.generations.pool_same_labeller) {
+      const int p = current_generation();
+      readers += " and generations.pool_same_labeller (every generation after " +
+                 (p > 0 ? generation_dir_name(p) : std::string("the start")) + ")";
+    }
     for (const std::string& f : fit_data(g)) {
       if (f.starts_with(gdir + "/") || fs::exists(f)) continue;
       throw file_error(
           "generations: a label file generation " + std::to_string(g) + "'s fit reads is missing",
           f,
-          "(generations.data_window = " + std::to_string(c_.generations.data_window) +
-              (c_.generations.pool_same_labeller
-                   ? " and generations.pool_same_labeller (the generations since " +
-                         std::string(current_generation() > 0
-                                         ? generation_dir_name(current_generation())
-                                         : "the start") +
-                         ")"
-                   : std::string()) +
-              " read the labels of generations before it; restore the file, or resume with "
-              "--set generations.data_window=1 --set generations.pool_same_labeller=false)");
+          "(" + readers +
+              "; restore the file, or resume with --set generations.data_window=1 --set "
+              "generations.pool_same_labeller=false)");
     }
   }
 
