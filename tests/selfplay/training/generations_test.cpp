@@ -237,8 +237,11 @@ TEST_F(GenerationsTest, GoesOnWithoutEarlierLabelsUnlessItsFitReadsThem) {
 // every generation since the current net's promotion (all made by it), and only those: a
 // promotion starts the pool again. fit.json names the files, and its position counts are theirs.
 TEST_F(GenerationsTest, PoolsTheLabelsOfTheCurrentNetSinceItsPromotion) {
+  auto fit_of = [&](const std::string& dir, int g) {
+    return json::parse(read_file(dir + "/gen-00" + std::to_string(g) + "/fit.json"));
+  };
   auto fitted_positions = [&](const std::string& dir, int g) {
-    const json fit = json::parse(read_file(dir + "/gen-00" + std::to_string(g) + "/fit.json"));
+    const json fit = fit_of(dir, g);
     return fit["train_positions"].get<int64_t>() + fit["heldout_positions"].get<int64_t>();
   };
   auto records_of = [&](const std::string& dir, std::vector<int> gens) {
@@ -248,9 +251,6 @@ TEST_F(GenerationsTest, PoolsTheLabelsOfTheCurrentNetSinceItsPromotion) {
         n += label_records(dir + "/gen-00" + std::to_string(g) + "/labels-" + std::to_string(s) +
                            ".lbl");
     return n;
-  };
-  auto data_of = [&](const std::string& dir, int g) {
-    return json::parse(read_file(dir + "/gen-00" + std::to_string(g) + "/fit.json"))["data"];
   };
   // Every candidate rejected (H0: not 900 Elo better), 3 generations, all labelled by the start.
   TrainConfig c = small_config(root_, "rejected");
@@ -265,7 +265,7 @@ TEST_F(GenerationsTest, PoolsTheLabelsOfTheCurrentNetSinceItsPromotion) {
   EXPECT_EQ(fitted_positions(rejected, 1), records_of(rejected, {1}));
   EXPECT_EQ(fitted_positions(rejected, 2), records_of(rejected, {1, 2}));
   EXPECT_EQ(fitted_positions(rejected, 3), records_of(rejected, {1, 2, 3}));
-  EXPECT_EQ(data_of(rejected, 3),
+  EXPECT_EQ(fit_of(rejected, 3)["data"],
             json({"gen-001/labels-0.lbl", "gen-001/labels-1.lbl", "gen-002/labels-0.lbl",
                   "gen-002/labels-1.lbl", "gen-003/labels-0.lbl", "gen-003/labels-1.lbl"}));
   // Without the key each fit reads its own generation's labels.
