@@ -1,6 +1,6 @@
 // bindings/bind_benchmark.cpp — nardy.benchmark (an agent's error rate on the benchmark of
-// positions, selfplay/evaluation/position_benchmark.h) and nardy.race_odds (the exact race
-// table, selfplay/tables/).
+// positions, selfplay/evaluation/position_benchmark.h), nardy.phase_of (its phases) and
+// nardy.race_odds (the exact race table, selfplay/tables/).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -93,6 +93,19 @@ void bind_benchmark(py::module_& m) {
         "decision ('a_minus_b': per phase mean_millipoints and ci95_low/high of agent minus "
         "versus),\n"
         "as `nardy benchmark AGENT --versus B`. GIL released; Ctrl-C stops it.");
+  m.def(
+      "phase_of",
+      [](const py::object& pos) {
+        const Position p = position_arg(pos);
+        require_valid(p);
+        return std::string(phase_name(phase_of(p)));
+      },
+      py::arg("position"),
+      "The benchmark's phase of a position, a function of the position alone: 'opening' (no\n"
+      "race, both sides with at least 11 checkers on their heads), 'contact' (any other "
+      "position\n"
+      "that is not a race), 'race' (the side to move still has a checker outside home) or\n"
+      "'bearoff' (a race with every checker of the side to move at home).");
   m.def("race_odds", &race_odds_py, py::arg("position"), py::arg("rules") = py::none(),
         "Exact odds of a race position for the side to move from the race table (win, "
         "win_mars,\n"

@@ -1,5 +1,5 @@
-"""nardy.benchmark and nardy.race_odds: the same library calls as `nardy benchmark` and the race
-table (selfplay/evaluation/position_benchmark.h, selfplay/tables/)."""
+"""nardy.benchmark, nardy.phase_of and nardy.race_odds: the same library calls as `nardy
+benchmark` and the race table (selfplay/evaluation/position_benchmark.h, selfplay/tables/)."""
 import os
 import pathlib
 import subprocess
@@ -83,6 +83,21 @@ def test_benchmark_errors_name_the_file(tmp_path):
         nardy.benchmark("random", set=str(bad))
     with pytest.raises(nardy.NardyError, match="cannot open"):
         nardy.benchmark("random", set=str(tmp_path / "missing.txt"))
+
+
+def test_phase_of_is_the_phase_the_repository_set_records():
+    # Each "decision POSID D1D2 PHASE N" line of the set was written with the C++ phase_of; the
+    # set holds all four phases.
+    repo_set = pathlib.Path(__file__).resolve().parents[2] / "bench" / "positions" / "positions.txt"
+    recorded = [line.split()[1:4:2] for line in repo_set.read_text().splitlines()
+                if line.startswith("decision ")]
+    assert {phase for _, phase in recorded} == {"opening", "contact", "race", "bearoff"}
+    for pos_id, phase in recorded:
+        assert nardy.phase_of(nardy.Position.from_id(pos_id)) == phase, pos_id
+    assert nardy.phase_of(nardy.Position.start()) == "opening"
+    assert nardy.phase_of("1,1,1,0,0,0,0,0,0,0,0,0,-1,0,0,0,0,0,0,0,0,0,0,0 w") == "bearoff"
+    with pytest.raises(nardy.NardyError):
+        nardy.phase_of("not a position")
 
 
 def test_race_odds_from_the_table():

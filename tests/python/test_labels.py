@@ -90,3 +90,39 @@ def test_bad_files_raise_nardy_error(tmp_path):
         nardy.fit(str(tmp_path / "junk.lbl"), str(tmp_path / "out.pt"))
     with pytest.raises(nardy.NardyError, match="not a net spec"):
         nardy.label(str(tmp_path / "x.lbl"), games=1, labeler="heuristic")
+
+
+def test_filter_labels_by_phase_keeps_whole_groups_of_the_phases(tmp_path):
+    # scripts/filter_labels_by_phase.py (docs/results.md, "One net or one per phase"): every
+    # game's end stays, a sibling group goes or stays whole by its first position's phase, and
+    # the kept records are the input's, in order.
+    import subprocess
+    import sys
+
+    src = tmp_path / "all.lbl"
+    nardy.label(str(src), games=12, player="heuristic", explore=0.2, sample=0.3, candidates=0.5,
+                top=3, labeler=f"net:{SEARCH_NET}:ply=0", seed=5)
+    script = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "filter_labels_by_phase.py"
+    out = subprocess.run([sys.executable, str(script), "--phases", "contact,opening", "--out-dir",
+                          str(tmp_path / "cut"), str(src)], check=True, capture_output=True,
+                         text=True).stdout
+    whole, cut = nardy.read_labels(str(src)), nardy.read_labels(str(tmp_path / "cut" / "all.lbl"))
+
+    groups = []  # (phase of the first position, records) of the input
+    for i, (pos_id, sibling) in enumerate(zip(whole["ids"], whole["siblings"])):
+        if not sibling:
+            groups.append((nardy.phase_of(nardy.Position.from_id(pos_id)), []))
+        groups[-1][1].append(i)
+    kept = [i for phase, group in groups if phase in ("contact", "opening") for i in group]
+    assert 0 < len(kept) < len(whole["ids"])  # the games reach races: some groups go
+    assert any(len(group) > 1 for _, group in groups)
+    assert cut["ids"] == [whole["ids"][i] for i in kept]
+    assert cut["targets"] == [whole["targets"][i] for i in kept]
+    assert cut["siblings"] == [whole["siblings"][i] for i in kept]
+    assert cut["complete_games"] == whole["complete_games"] == 12
+    assert cut["header"]["phases"] == "contact,opening"
+    assert f"kept {len(kept)} of {len(whole['ids'])} positions" in out
+
+    bad = subprocess.run([sys.executable, str(script), "--phases", "middle", "--out-dir",
+                          str(tmp_path / "x"), str(src)], capture_output=True, text=True)
+    assert bad.returncode != 0 and "unknown phase(s) ['middle']" in bad.stderr

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Copies label files keeping only the positions of some phases (nardy.phase_of: opening,
+contact, race, bearoff), for fitting a net to one phase of the game.
+
+    PYTHONPATH=build/python /usr/bin/python3 scripts/filter_labels_by_phase.py \\
+        --phases contact --out-dir runs/contact runs/strong/gen-007/labels-*.lbl
+
+Each output file has its input's name, header (plus a `phases` line) and games; a sibling group
+(`nardy label --top`: records of kind 2 after their first) is kept or dropped whole, by the phase
+of its first position, so the fit's sibling term sees whole groups. Records after the last end of
+game (a partial game) are dropped, as readers drop them. Format: selfplay/training/label_file.h.
+Used for docs/results.md, "One net or one per phase".
+"""
+import argparse
+import collections
+import pathlib
+import sys
+
+import nardy
+
+RECORD_BYTES = 36
+KIND_POSITION, KIND_END, KIND_SIBLING = 0, 1, 2
+PHASES = ("opening", "contact", "race", "bearoff")
+
+
+def split_header(data: bytes, path: pathlib.Path) -> tuple[bytes, bytes]:
+    if not data.startswith(b"nardy-labels 1\n"):
+        sys.exit(f"{path}: not a label file of format 1 (selfplay/training/label_file.h)")
+    end = data.find(b"\nend\n")
+    if end < 0:
+        sys.exit(f"{path}: no 'end' line after the header")
+    return data[: end + 1], data[end + 5 :]
+
+
+def filter_file(src: pathlib.Path, dst: pathlib.Path, phases: set[str]) -> collections.Counter:
+    header, body = split_header(src.read_bytes(), src)
+    if len(body) % RECORD_BYTES:
+        body = body[: len(body) - len(body) % RECORD_BYTES]
+    out = bytearray(header + b"phases " + ",".join(sorted(phases)).encode() + b"\nend\n")
+    counts: collections.Counter = collections.Counter()
+    group: list[bytes] = []  # the records of the sibling group being read
+    pending = bytearray()  # the kept records of the game being read
+
+    def close_group() -> None:
+        if group:
+            phase = nardy.phase_of(nardy.Position.from_id(group[0][:14].decode()))
+            counts[phase] += len(group)
+            if phase in phases:
+                pending.extend(b"".join(group))
+            group.clear()
+
+    for i in range(0, len(body), RECORD_BYTES):
+        record = body[i : i + RECORD_BYTES]
+        kind = record[14]
+        if kind == KIND_SIBLING:
+            if not group:
+                sys.exit(f"{src}: record {i // RECORD_BYTES} is a sibling with no record before it")
+            group.append(record)
+            continue
+        close_group()
+        if kind == KIND_POSITION:
+            group.append(record)
+        elif kind == KIND_END:
+            out.extend(pending)
+            out.extend(record)
+            pending.clear()
+            counts["games"] += 1
+        else:
+            sys.exit(f"{src}: record {i // RECORD_BYTES} has unknown kind {kind}")
+    dst.write_bytes(bytes(out))  # a partial last game (no end record) is left out
+    return counts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="+", type=pathlib.Path, help="label files")
+    parser.add_argument("--phases", required=True,
+                        help="comma-separated phases to keep: " + ", ".join(PHASES))
+    parser.add_argument("--out-dir", required=True, type=pathlib.Path)
+    args = parser.parse_args()
+    phases = set(args.phases.split(","))
+    if not phases <= set(PHASES):
+        sys.exit(f"--phases: unknown phase(s) {sorted(phases - set(PHASES))}; "
+                 f"phases are {', '.join(PHASES)}")
+    names = [src.name for src in args.files]
+    if len(set(names)) < len(names):
+        sys.exit("files: two inputs have the same name; their outputs would collide in --out-dir")
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    for src in args.files:
+        dst = args.out_dir / src.name
+        if dst.resolve() == src.resolve():
+            sys.exit(f"{dst}: would overwrite its input")
+        counts = filter_file(src, dst, phases)
+        kept = sum(n for p, n in counts.items() if p in phases)
+        total = sum(n for p, n in counts.items() if p in PHASES)
+        by_phase = ", ".join(f"{p} {counts[p]}" for p in PHASES)
+        print(f"{src} -> {dst}: kept {kept} of {total} positions ({by_phase}), "
+              f"{counts['games']} games")
+
+
+if __name__ == "__main__":
+    main()
