@@ -1,6 +1,8 @@
 """nardy.label, nardy.read_labels and nardy.fit: the Python side of `nardy label` / `nardy fit`."""
 
 import pathlib
+import subprocess
+import sys
 
 import pytest
 
@@ -96,9 +98,6 @@ def test_filter_labels_by_phase_keeps_whole_groups_of_the_phases(tmp_path):
     # scripts/filter_labels_by_phase.py (docs/results.md, "One net or one per phase"): every
     # game's end stays, a sibling group goes or stays whole by its first position's phase, and
     # the kept records are the input's, in order.
-    import subprocess
-    import sys
-
     src = tmp_path / "all.lbl"
     nardy.label(str(src), games=12, player="heuristic", explore=0.2, sample=0.3, candidates=0.5,
                 top=3, labeler=f"net:{SEARCH_NET}:ply=0", seed=5)
