@@ -151,8 +151,9 @@ void bind_labels(py::module_& m) {
         o.fit.seed = seed;
         o.net_seed = seed;
         o.holdout = holdout;
-        o.shape.encoder = encoder_by_name(encoder).id();
+        o.shape.encoder = encoder_by_name(encoder.empty() ? "raw" : encoder).id();
         o.shape.hidden = hidden;
+        if (!init.empty()) o.encoder = encoder;
         Interrupt irq;
         const FitRunResult r = irq.run_without_gil([&] {
           return run_fit(o, [&](const FitEpoch& e) {
@@ -186,12 +187,14 @@ void bind_labels(py::module_& m) {
       },
       py::arg("data"), py::arg("out"), py::arg("init") = "", py::arg("optimizer") = "adam",
       py::arg("lr") = 1e-3, py::arg("batch") = 256, py::arg("epochs") = 50, py::arg("patience") = 3,
-      py::arg("holdout") = 0.1, py::arg("seed") = 1, py::arg("encoder") = "raw",
+      py::arg("holdout") = 0.1, py::arg("seed") = 1, py::arg("encoder") = "",
       py::arg("hidden") = std::vector<int>{128}, py::arg("verbose") = false,
       py::arg("lr_drops") = 0, py::arg("lr_drop") = 0.1, py::arg("sibling_weight") = 0.0,
       py::arg("widen") = std::vector<int>{},
-      "Fits a net (from the checkpoint `init`, widened first to the hidden widths `widen` if\n"
-      "given, or fresh of `encoder`/`hidden`) to the label file\n"
+      "Fits a net (from the checkpoint `init`, widened first to the hidden widths `widen` and\n"
+      "given the inputs of `encoder` if those are given (an encoder extending the init's, e.g.\n"
+      "'mobility' for an extended net: the new inputs start with zero weights), or fresh of\n"
+      "`encoder` (default 'raw') and `hidden`) to the label file\n"
       "`data` (or a list of label files, fitted as one data set) with LibTorch's Adam or SGD, a "
       "held-out split by game and early stopping (the first `lr_drops` plateaus met by going on\n"
       "from the best epoch at the lr times `lr_drop`; `sibling_weight` > 0 adds the error of\n"

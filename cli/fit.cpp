@@ -11,7 +11,7 @@ namespace nardy::cli {
 void add_fit_command(CLI::App& app) {
   struct Args {
     FitRunOptions o;
-    std::string encoder = "raw", activation = "sigmoid";
+    std::string encoder, activation = "sigmoid";
     std::vector<int> hidden = {128};
     int threads = 1;
   };
@@ -83,13 +83,16 @@ void add_fit_command(CLI::App& app) {
                   "threads underneath)")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
-  cmd->add_option("--encoder", a->encoder, "Encoder of a fresh net (raw, extended)")
-      ->capture_default_str();
+  cmd->add_option("--encoder", a->encoder,
+                  "Encoder of a fresh net (raw, extended, mobility; default raw); with --init, "
+                  "an encoder extending the init's (e.g. mobility for an extended net), whose "
+                  "new inputs start with zero weights, so the fit begins with the init's values");
   add_hidden_option(*cmd, a->hidden, "Hidden widths of a fresh net");
   cmd->add_option("--activation", a->activation, "Activation of a fresh net")
       ->capture_default_str();
   cmd->callback([a] {
-    a->o.shape.encoder = encoder_by_name(a->encoder).id();
+    a->o.shape.encoder = encoder_by_name(a->encoder.empty() ? "raw" : a->encoder).id();
+    if (!a->o.init.empty()) a->o.encoder = a->encoder;
     a->o.shape.hidden = a->hidden;
     a->o.shape.activation = parse_activation(a->activation);
     a->o.net_seed = a->o.fit.seed;

@@ -13,6 +13,9 @@
 //                longest run and points held in front of the opponent's rearmost checker,
 //                checkers home, points held, checkers still to pass, race/contact phase,
 //                bear-off readiness.
+//   mobility-v1  (233 inputs) extended-v1 plus, per side, the checkers each die can move, the
+//                rolls that play no die or one of two, and the rolls that free the rearmost
+//                checker.
 #pragma once
 
 #include <memory>
@@ -51,6 +54,10 @@ class Encoder {
   virtual bool fill_other_side(std::span<const float> /*x*/, std::span<float> /*out*/) const {
     return false;
   }
+  // The id of the encoder whose inputs are exactly this one's first inputs ("" if none):
+  // extended-v1 extends raw-v1, mobility-v1 extends extended-v1. A net of that encoder becomes
+  // one of this with the same outputs (nn/net_widening.h, with_encoder).
+  virtual std::string extends() const { return ""; }
   // Human-readable label of input i ("me.point[r=24].count>=1", "pips.diff", ...).
   virtual std::string input_label(int i) const = 0;
   std::string id() const { return name() + "-v" + std::to_string(version()); }
@@ -60,5 +67,7 @@ class Encoder {
 // known encoders otherwise. The returned object is immutable and shared.
 const Encoder& encoder_by_name(std::string_view name_or_id);
 std::vector<std::string> encoder_ids();
+// Whether `e` is the encoder `base_id` or extends it, directly or through others.
+bool encoder_extends(const Encoder& e, std::string_view base_id);
 
 }  // namespace nardy

@@ -8,6 +8,7 @@
 #endif
 
 #include "core/error.h"
+#include "nn/bit_count.h"
 
 namespace nardy::extended_v1 {
 namespace {
@@ -23,14 +24,6 @@ struct SideView {
 constexpr uint32_t to_other_route(uint32_t m) {
   static_assert(kNumPoints == 24 && opponent_route(1) == 13);
   return ((m << 12) | (m >> 12)) & 0xFFFFFFu;
-}
-
-// Number of one-bits (the baseline x86-64 target has no popcnt instruction: std::popcount
-// would call a library function).
-inline int popcount24(uint32_t m) {
-  m = m - ((m >> 1) & 0x55555555u);
-  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
-  return static_cast<int>((((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
 }
 
 // The integer sums over the 24 counts of a board: Σ w[i]·mine_i for four weights (my route,
@@ -199,6 +192,7 @@ class ExtendedEncoder final : public Encoder {
   std::string name() const override { return "extended"; }
   int version() const override { return 1; }
   int num_inputs() const override { return kNumInputs; }
+  std::string extends() const override { return raw_v1::encoder().id(); }
   void fill(const Position& pos, std::span<float> out) const override {
     extended_v1::fill(pos, out.data());
   }

@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "nn/encoder.h"
 #include "nn/encoder_extended.h"
+#include "nn/encoder_mobility.h"
 #include "nn/encoder_raw.h"
 
 namespace nardy {
@@ -11,9 +12,9 @@ namespace {
 
 // A function, not a namespace-scope array, so that other translation units' static
 // initialisers may already look encoders up.
-const std::array<const Encoder*, 2>& all_encoders() {
-  static const std::array<const Encoder*, 2> kEncoders = {&raw_v1::encoder(),
-                                                          &extended_v1::encoder()};
+const std::array<const Encoder*, 3>& all_encoders() {
+  static const std::array<const Encoder*, 3> kEncoders = {
+      &raw_v1::encoder(), &extended_v1::encoder(), &mobility_v1::encoder()};
   return kEncoders;
 }
 
@@ -47,6 +48,15 @@ std::vector<std::string> encoder_ids() {
   std::vector<std::string> ids;
   for (const Encoder* e : all_encoders()) ids.push_back(e->id());
   return ids;
+}
+
+bool encoder_extends(const Encoder& e, std::string_view base_id) {
+  for (const Encoder* x = &e;;) {
+    if (x->id() == base_id) return true;
+    const std::string next = x->extends();
+    if (next.empty()) return false;
+    x = &encoder_by_name(next);
+  }
 }
 
 }  // namespace nardy

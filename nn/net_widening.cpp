@@ -5,6 +5,8 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/printable.h"
+#include "nn/encoder.h"
 
 namespace nardy {
 
@@ -39,6 +41,32 @@ ValueNet widen_net(const ValueNet& net, const std::vector<int>& hidden, uint64_t
   }
   wide.set_info(net.info());
   return wide;
+}
+
+ValueNet with_encoder(const ValueNet& net, const std::string& encoder) {
+  const Encoder& to_encoder = encoder_by_name(encoder);
+  const std::string from = net.shape().encoder;
+  if (to_encoder.id() == from) return net;
+  if (!encoder_extends(to_encoder, from))
+    throw Error("encoder " + quote(to_encoder.id()) + " does not extend the net's encoder " +
+                quote(from) + ", so the net's weights cannot carry over (a fresh net can have " +
+                "any encoder)");
+  NetShape shape = net.shape();
+  shape.encoder = to_encoder.id();
+  ValueNet out = ValueNet::create(shape, 1);
+  const auto old_layers = net.layers();
+  auto new_layers = out.layers();
+  for (size_t l = 0; l < new_layers.size(); ++l) {
+    const auto& f = old_layers[l];
+    auto& t = new_layers[l];
+    // Rows are inputs: the old inputs' rows as they were, the new inputs' rows zero.
+    const size_t kept = static_cast<size_t>(f.in) * f.out;
+    std::copy(f.weight, f.weight + kept, t.weight);
+    std::fill(t.weight + kept, t.weight + static_cast<size_t>(t.in) * t.out, 0.0f);
+    std::copy(f.bias, f.bias + f.out, t.bias);
+  }
+  out.set_info(net.info());
+  return out;
 }
 
 ValueNet with_draw_output(const ValueNet& net, float draw_bias) {

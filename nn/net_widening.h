@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "nn/value_net.h"
@@ -22,6 +23,14 @@
 namespace nardy {
 
 ValueNet widen_net(const ValueNet& net, const std::vector<int>& hidden, uint64_t seed);
+
+// The net with inputs of `encoder` (a name or id), which must extend the net's encoder
+// (nn/encoder.h, Encoder::extends: the old inputs are the new one's first ones): every weight
+// and bias kept, the new inputs with weight 0 into every first-layer unit, so the outputs equal
+// the original's for every position and a fit (nardy fit --init CKPT --encoder E) starts from
+// its values. The same net when it already has that encoder. Throws Error naming both encoders
+// otherwise.
+ValueNet with_encoder(const ValueNet& net, const std::string& encoder);
 
 // A net of 3 outputs (no draws) given the draw output of rules with last_roll_draw
 // (nn/evaluation.h: draw = (1 - win) s(z3)): every weight and bias kept, the new logit z3 with

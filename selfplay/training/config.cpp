@@ -137,6 +137,18 @@ std::vector<int> parse_int_list(const YAML::Node& node, int min_len, int max_len
   return out;
 }
 
+// Every encoder's name and id ("extended", "extended-v1", ...), sorted.
+std::vector<std::string> encoder_names() {
+  std::vector<std::string> names;
+  for (const auto& id : encoder_ids()) {
+    names.push_back(id);
+    names.push_back(id.substr(0, id.rfind("-v")));
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
 std::vector<std::string> parse_string_list(const YAML::Node& node) {
   const std::string expectation = "a list of strings (UTF-8 text without control characters)";
   if (!node.IsSequence()) throw Expected{expectation};
@@ -284,17 +296,8 @@ std::vector<Field> make_fields() {
   }
   // ---- net ----
   add(
-      "net.encoder", "string", "input encoding: raw or extended (nn/encoder.h)",
-      [](TrainConfig& c, const YAML::Node& n) {
-        std::vector<std::string> names;
-        for (const auto& id : encoder_ids()) {
-          names.push_back(id);
-          names.push_back(id.substr(0, id.rfind("-v")));
-        }
-        std::sort(names.begin(), names.end());
-        names.erase(std::unique(names.begin(), names.end()), names.end());
-        c.net.encoder = parse_choice(n, names);
-      },
+      "net.encoder", "string", "input encoding: raw, extended or mobility (nn/encoder.h)",
+      [](TrainConfig& c, const YAML::Node& n) { c.net.encoder = parse_choice(n, encoder_names()); },
       [](const TrainConfig& c) { return scalar(c.net.encoder); });
   add(
       "net.hidden", "integer list",
@@ -520,6 +523,24 @@ std::vector<Field> make_fields() {
       "fitting on rank 0 while the others wait (measured slower on 2 ranks: docs/performance.md)",
       [](TrainConfig& c, const YAML::Node& n) { c.fit.split = parse_bool(n); },
       [](const TrainConfig& c) { return boolean(c.fit.split); });
+  add(
+      "fit.encoder", "string",
+      "encoder the fit gives the current net first, one extending the net's own (mobility for an "
+      "extended net; the new inputs start with zero weights, so the fit starts from the net's "
+      "values); '': the net's own",
+      [](TrainConfig& c, const YAML::Node& n) {
+        const bool empty = n.IsNull() || (n.IsScalar() && n.Scalar().empty());
+        c.fit.encoder = empty ? "" : parse_choice(n, encoder_names());
+      },
+      [](const TrainConfig& c) { return scalar(c.fit.encoder); });
+  add(
+      "fit.widen", "integer list",
+      "hidden widths the fit widens the current net to first, one per layer, none narrower "
+      "(the new units start with zero output weights); []: as it is",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.fit.widen = parse_int_list(n, 0, kMaxHiddenLayers, 1, kMaxHiddenUnits);
+      },
+      [](const TrainConfig& c) { return flow_list(c.fit.widen); });
   // ---- gate ----
   add_integer(
       "gate.games", "most mirrored games of the candidate against the current net, {range}", 2,

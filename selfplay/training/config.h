@@ -108,10 +108,12 @@ struct TrainConfig {
     double lr_drop = 0.3;
     double sibling_weight = 64;
     double holdout = 0.1;
-    int threads = 1;     // LibTorch threads; 0: run.threads
-    uint64_t seed = 0;   // > 0: the split and order's seed as given (`nardy fit --seed`)
-    int shards = 1;      // minibatch parts with a gradient each (on R ranks with split: R)
-    bool split = false;  // on several ranks: split the minibatches (else rank 0 fits alone)
+    int threads = 1;         // LibTorch threads; 0: run.threads
+    uint64_t seed = 0;       // > 0: the split and order's seed as given (`nardy fit --seed`)
+    int shards = 1;          // minibatch parts with a gradient each (on R ranks with split: R)
+    bool split = false;      // on several ranks: split the minibatches (else rank 0 fits alone)
+    std::string encoder;     // give the current net this encoder first ("": its own)
+    std::vector<int> widen;  // widen the current net's hidden layers to these first ([]: no)
     bool operator==(const Fit&) const = default;
   };
   struct Gate {

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/printable.h"
 #include "core/random.h"
 #include "core/rules.h"
 #include "nn/net_widening.h"
@@ -63,12 +64,24 @@ FitRunResult fit_here(const FitRunOptions& options,
   }
   if (num_records == 0) throw Error(where + ": no labelled positions in complete games");
   std::string widened;  // "256 -> 512" when the init was widened
+  std::string encoded;  // "extended-v1 -> mobility-v1" when the init was re-encoded
   ValueNet net = [&] {
     if (!o.init.empty()) {
       ValueNet init = ValueNet::load(o.init);
-      if (o.widen.empty()) return init;
-      widened = hidden_name(init.shape().hidden) + " -> " + hidden_name(o.widen);
-      return widen_net(init, o.widen, o.net_seed);
+      if (!o.widen.empty() && o.widen != init.shape().hidden) {
+        widened = hidden_name(init.shape().hidden) + " -> " + hidden_name(o.widen);
+        init = widen_net(init, o.widen, o.net_seed);
+      }
+      if (!o.encoder.empty()) {
+        const std::string from = init.shape().encoder;
+        try {
+          init = with_encoder(init, o.encoder);
+        } catch (const Error& e) {
+          throw Error("fit: --init " + quote(o.init) + ": " + e.what());
+        }
+        if (init.shape().encoder != from) encoded = from + " -> " + init.shape().encoder;
+      }
+      return init;
     }
     NetShape shape = o.shape;
     shape.num_outputs = rules.last_roll_draw ? 4 : 3;
@@ -124,6 +137,9 @@ FitRunResult fit_here(const FitRunOptions& options,
   // The trainer's evaluation of the init describes the init, not the fitted net.
   info.extra.erase("eval");
   info.extra.erase("eval_games");
+  // So are the init's own fit's optional entries (the others are overwritten below).
+  info.extra.erase("fit.widened");
+  info.extra.erase("fit.encoded");
   auto put = [&](const std::string& k, const std::string& v) { info.extra["fit." + k] = v; };
   char buf[64];
   std::string data, labelers, rollouts;
@@ -136,6 +152,7 @@ FitRunResult fit_here(const FitRunOptions& options,
   put("data", data);
   put("init", o.init.empty() ? "(fresh " + net.shape().encoder + ")" : o.init);
   if (!widened.empty()) put("widened", widened);
+  if (!encoded.empty()) put("encoded", encoded);
   put("labeler", labelers);
   put("rollouts", rollouts);
   put("positions", std::to_string(r.train_positions) + " train, " +

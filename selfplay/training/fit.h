@@ -6,12 +6,14 @@
 // the first file's split is the same with or without further files, and the split does not
 // depend on a file's length beyond its games. Several files (e.g. the labels of successive
 // rounds) are fitted as one data set; they must be labelled under the same rules. The net
-// starts from `init` (a checkpoint; first widened to `widen` if given, nn/net_widening.h) or
+// starts from `init` (a checkpoint; first widened to `widen` and given the inputs of `encoder`
+// if those are given, nn/net_widening.h) or
 // fresh weights of the given shape (seeded) and is fitted by nn/supervised_fit.h; the result is
 // saved as a normal checkpoint (nn/value_net.h: TorchScript with nardy.json metadata and
 // checksums) whose info keeps the init's config and counters (not its training-time
 // evaluation, extra["eval"], which described the init) and adds the fit's data and figures
-// under extra["fit.*"] (fit.widened: "256 -> 512" for a widened init).
+// under extra["fit.*"] (fit.widened: "256 -> 512" for a widened init, fit.encoded:
+// "extended-v1 -> mobility-v1" for a re-encoded one).
 #pragma once
 
 #include <functional>
@@ -29,6 +31,9 @@ struct FitRunOptions {
   std::string init;               // checkpoint to start from ("": a fresh net of `shape`)
   std::vector<int> widen;         // widen init's hidden layers to these widths first
                                   // (nn/net_widening.h; seeded by net_seed); empty: as it is
+  std::string encoder;            // give init this encoder first (one extending its own: the
+                                  // new inputs start with zero weights, nn/net_widening.h);
+                                  // "": as it is
   std::string out;                // checkpoint to write
   NetShape shape;                 // for a fresh net (num_outputs follows the data's rules)
   uint64_t net_seed = 1;
@@ -50,7 +55,8 @@ struct FitRunResult {
 
 // Throws Error naming the file or option for unreadable or bad data, files labelled under
 // different rules, a net that does not match the data's rules, widths that cannot widen the
-// init (or `widen` without an init), or too few games for a held-out split.
+// init (or `widen` without an init), an encoder that does not extend the init's, or too few
+// games for a held-out split.
 FitRunResult run_fit(const FitRunOptions& options,
                      const std::function<void(const FitEpoch&)>& on_epoch = {});
 

@@ -13,7 +13,9 @@
 #include "core/error.h"
 #include "core/file_error.h"
 #include "core/file_io.h"
+#include "core/printable.h"
 #include "core/random.h"
+#include "nn/encoder.h"
 #include "nn/net_widening.h"
 #include "nn/value_net.h"
 #include "selfplay/evaluation/arena.h"
@@ -225,6 +227,26 @@ class Generations {
       throw file_error("generations: the current net is missing", file(state_.current),
                        "(named by " + state_path + ")");
     check_earlier_labels(state_.done + 1);
+    check_fit_reshape(file(state_.current));
+  }
+
+  // fit.encoder and fit.widen must suit the current net: checked now, not after the labels.
+  void check_fit_reshape(const std::string& net_path) const {
+    if (c_.fit.encoder.empty() && c_.fit.widen.empty()) return;
+    std::error_code ec;
+    if (!fs::exists(net_path, ec)) return;  // another rank's file system: rank 0 checks
+    const NetShape shape = ValueNet::load(net_path).shape();
+    if (!c_.fit.encoder.empty() && !encoder_extends(encoder_by_name(c_.fit.encoder), shape.encoder))
+      throw Error("generations: fit.encoder " + quote(c_.fit.encoder) +
+                  " does not extend the current net's encoder " + quote(shape.encoder) + " (" +
+                  net_path + "): the fit could not start from its weights");
+    if (c_.fit.widen.empty()) return;
+    bool ok = c_.fit.widen.size() == shape.hidden.size();
+    for (size_t i = 0; ok && i < shape.hidden.size(); ++i) ok = c_.fit.widen[i] >= shape.hidden[i];
+    if (!ok)
+      throw Error("generations: fit.widen '" + hidden_name(c_.fit.widen) +
+                  "' cannot widen the current net's hidden layers '" + hidden_name(shape.hidden) +
+                  "' (" + net_path + "): one width per layer, none narrower");
   }
 
   // The fit of generation g reads the labels of earlier generations (fit_data): a run
@@ -437,6 +459,8 @@ class Generations {
     FitRunOptions o;
     o.data = fit_data(g);
     o.init = current;
+    o.encoder = c_.fit.encoder;
+    o.widen = c_.fit.widen;
     o.out = candidate;
     o.holdout = c_.fit.holdout;
     o.fit.optimizer = "adam";

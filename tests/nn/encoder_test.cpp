@@ -15,6 +15,7 @@
 #include "core/movegen.h"
 #include "core/pos_text.h"
 #include "nn/encoder_extended.h"
+#include "nn/encoder_mobility.h"
 #include "nn/encoder_raw.h"
 #include "tests/nn/test_nets.h"
 #include "tests/support/error_of.h"
@@ -24,6 +25,7 @@ namespace {
 
 namespace raw = raw_v1;
 namespace ext = extended_v1;
+namespace mob = mobility_v1;
 using testing::error_of;
 
 std::vector<float> encode(const Encoder& enc, const Position& pos) {
@@ -47,10 +49,23 @@ TEST(Encoder, RegistryNamesIdsAndSizes) {
   EXPECT_EQ(encoder_by_name("raw-v1").num_inputs(), 197);
   EXPECT_EQ(encoder_by_name("extended").id(), "extended-v1");
   EXPECT_EQ(encoder_by_name("extended-v1").num_inputs(), 215);
+  EXPECT_EQ(encoder_by_name("mobility").id(), "mobility-v1");
+  EXPECT_EQ(encoder_by_name("mobility-v1").num_inputs(), 233);
   EXPECT_EQ(&encoder_by_name("raw"), &encoder_by_name("raw-v1"));
-  EXPECT_EQ(encoder_ids(), (std::vector<std::string>{"raw-v1", "extended-v1"}));
+  EXPECT_EQ(encoder_ids(), (std::vector<std::string>{"raw-v1", "extended-v1", "mobility-v1"}));
   const std::string msg = error_of([] { encoder_by_name("raw-v2"); });
-  EXPECT_EQ(msg, "unknown encoder 'raw-v2' (known: raw-v1, extended-v1)");
+  EXPECT_EQ(msg, "unknown encoder 'raw-v2' (known: raw-v1, extended-v1, mobility-v1)");
+}
+
+TEST(Encoder, ExtensionChain) {
+  EXPECT_EQ(raw::encoder().extends(), "");
+  EXPECT_EQ(ext::encoder().extends(), "raw-v1");
+  EXPECT_EQ(mob::encoder().extends(), "extended-v1");
+  EXPECT_TRUE(encoder_extends(mob::encoder(), "raw-v1"));
+  EXPECT_TRUE(encoder_extends(mob::encoder(), "extended-v1"));
+  EXPECT_TRUE(encoder_extends(mob::encoder(), "mobility-v1"));
+  EXPECT_FALSE(encoder_extends(ext::encoder(), "mobility-v1"));
+  EXPECT_FALSE(encoder_extends(raw::encoder(), "extended-v1"));
 }
 
 TEST(Encoder, LabelsAreUniqueAndNamed) {
@@ -238,7 +253,7 @@ TEST(Encoder, ValuesAreBoundedAndAgreeWithCoreCounts) {
 // every input where they differ and nowhere else. A base with the other side to move falls back
 // to the default.
 TEST(Encoder, FillDifferenceListsExactlyTheChangedInputs) {
-  for (const Encoder* enc : {&raw::encoder(), &ext::encoder()}) {
+  for (const Encoder* enc : {&raw::encoder(), &ext::encoder(), &mob::encoder()}) {
     const int n = enc->num_inputs();
     std::vector<float> base_x(n), x(n), scratch(n), coef_a(n), coef_b(n);
     std::vector<int> rows_a(n), rows_b(n);
@@ -408,6 +423,124 @@ TEST(Encoder, FillOtherSideIsTheOtherSidesEncoding) {
   std::vector<float> y(m, 0.5f), out(m, -7.0f);
   EXPECT_FALSE(ext::encoder().fill_other_side(y, out));
   EXPECT_EQ(out, std::vector<float>(m, -7.0f));
+}
+
+// mobility-v1's features written plainly: per side, its counts in its own route coordinates,
+// every die's open steps checker by checker, and the 36 rolls one by one.
+std::vector<float> reference_mobility_features(const Position& pos) {
+  int count[2][kNumPoints + 1] = {};     // [side][its route r]
+  bool blocked[2][kNumPoints + 1] = {};  // [side][its route r]: the other side holds it
+  const auto& board = pos.mover_board();
+  for (int r = 1; r <= kNumPoints; ++r) {
+    const int v = board[r - 1], q = opponent_route(r);
+    if (v > 0) {
+      count[0][r] = v;
+      blocked[1][q] = true;
+    }
+    if (v < 0) {
+      count[1][q] = -v;
+      blocked[0][r] = true;
+    }
+  }
+  std::vector<float> out(mob::kNumInputs - mob::kMeOpen);
+  auto at = [&](int slot) -> float& { return out[static_cast<size_t>(slot - mob::kMeOpen)]; };
+  for (int s = 0; s < 2; ++s) {
+    bool playable[7] = {}, rear_free[7] = {};
+    int rear = 0;
+    for (int r = 1; r <= kNumPoints; ++r)
+      if (count[s][r] > 0) rear = r;
+    for (int d = 1; d <= 6; ++d) {
+      int n = 0;
+      for (int r = d + 1; r <= kNumPoints; ++r)
+        if (count[s][r] > 0 && !blocked[s][r - d]) n += r == kHeadRoute ? 1 : count[s][r];
+      at(mob::kMeOpen + 6 * s + d - 1) = n / 15.0f;
+      playable[d] = n > 0;
+      rear_free[d] = rear > d && !blocked[s][rear - d];
+    }
+    int dead = 0, half = 0, free = 0;
+    for (int a = 1; a <= 6; ++a)
+      for (int b = 1; b <= 6; ++b) {
+        dead += !playable[a] && !playable[b];
+        half += a != b && playable[a] != playable[b];
+        free += rear_free[a] || rear_free[b];
+      }
+    at(mob::kMeRollsDead + s) = dead / 36.0f;
+    at(mob::kMeRollsHalf + s) = half / 36.0f;
+    at(mob::kMeRearFree + s) = free / 36.0f;
+  }
+  return out;
+}
+
+// mobility-v1 is extended-v1 followed by its features, which equal the plain reference bit for
+// bit on positions of every phase and on every result of a few rolls.
+TEST(Encoder, MobilityFeaturesEqualTheReferenceAndExtendExtended) {
+  std::vector<float> x(mob::kNumInputs), e(ext::kNumInputs);
+  int checked = 0, some_dead = 0, some_half = 0, rear_stuck = 0;
+  auto check = [&](const Position& p) {
+    mob::fill(p, x.data());
+    ext::fill(p, e.data());
+    ASSERT_EQ(std::memcmp(x.data(), e.data(), sizeof(float) * e.size()), 0) << format_pos(p);
+    const std::vector<float> want = reference_mobility_features(p);
+    for (size_t i = 0; i < want.size(); ++i)
+      ASSERT_EQ(std::memcmp(&x[mob::kMeOpen + i], &want[i], sizeof(float)), 0)
+          << format_pos(p) << " " << mob::label(mob::kMeOpen + static_cast<int>(i));
+    ++checked;
+    some_dead += x[mob::kMeRollsDead] > 0 || x[mob::kOppRollsDead] > 0;
+    some_half += x[mob::kMeRollsHalf] > 0 || x[mob::kOppRollsHalf] > 0;
+    rear_stuck += x[mob::kMeRearFree] < 1 || x[mob::kOppRearFree] < 1;
+  };
+  MoveList moves;
+  for (const Position& pos : testing::sample_positions(29, 4)) {
+    check(pos);
+    generate_moves(pos, Dice{5, 2}, Rules{}, moves);
+    for (const MoveResult& m : moves) check(m.position);
+  }
+  check(Position::start());
+  EXPECT_GT(checked, 2000);
+  // The features vary on these positions: not all zero, not all one.
+  EXPECT_GT(some_dead, 10);
+  EXPECT_GT(some_half, 100);
+  EXPECT_GT(rear_stuck, 100);
+}
+
+// Hand-counted cases: the start, and a lone White checker on 10 behind Black's five points
+// 9..5 (White's route; Black's routes 21..17).
+TEST(Encoder, MobilityByHand) {
+  auto x = encode(mob::encoder(), Position::start());
+  for (int d = 1; d <= 6; ++d) {
+    // One checker leaves the head per turn; 24 - d is empty.
+    EXPECT_FLOAT_EQ(x[mob::kMeOpen + d - 1], 1.0f / 15) << d;
+    EXPECT_FLOAT_EQ(x[mob::kOppOpen + d - 1], 1.0f / 15) << d;
+  }
+  EXPECT_EQ(x[mob::kMeRollsDead], 0.0f);
+  EXPECT_EQ(x[mob::kMeRollsHalf], 0.0f);
+  EXPECT_EQ(x[mob::kMeRearFree], 1.0f);
+  EXPECT_EQ(x[mob::kOppRearFree], 1.0f);
+  EXPECT_EQ(mob::label(mob::kMeOpen), "me.open[1]");
+  EXPECT_EQ(mob::label(mob::kOppOpen + 5), "opp.open[6]");
+  EXPECT_EQ(mob::label(mob::kOppRearFree), "opp.rear.free");
+
+  std::array<int, kNumPoints> points{};
+  points[10 - 1] = 1;
+  for (int p = 5; p <= 9; ++p) points[p - 1] = -2;
+  const Position blocked = Position::from_points(points, Side::White);
+  x = encode(mob::encoder(), blocked);
+  for (int d = 1; d <= 5; ++d) EXPECT_EQ(x[mob::kMeOpen + d - 1], 0.0f) << d;
+  EXPECT_FLOAT_EQ(x[mob::kMeOpen + 5], 1.0f / 15);    // 10 -> 4
+  EXPECT_FLOAT_EQ(x[mob::kMeRollsDead], 25.0f / 36);  // both dice in 1..5
+  EXPECT_FLOAT_EQ(x[mob::kMeRollsHalf], 10.0f / 36);  // a 6 with one of 1..5
+  EXPECT_FLOAT_EQ(x[mob::kMeRearFree], 11.0f / 36);   // any roll with a 6
+  for (int d = 1; d <= 6; ++d) EXPECT_FLOAT_EQ(x[mob::kOppOpen + d - 1], 10.0f / 15) << d;
+  EXPECT_EQ(x[mob::kOppRollsDead], 0.0f);
+  EXPECT_EQ(x[mob::kOppRearFree], 1.0f);
+  // Seen by Black to move, the sides swap.
+  const auto y = encode(mob::encoder(), blocked.with_side_to_move(Side::Black));
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(y[mob::kMeOpen + i], x[mob::kOppOpen + i]);
+    EXPECT_EQ(y[mob::kOppOpen + i], x[mob::kMeOpen + i]);
+  }
+  EXPECT_EQ(y[mob::kOppRollsDead], x[mob::kMeRollsDead]);
+  EXPECT_EQ(y[mob::kOppRearFree], x[mob::kMeRearFree]);
 }
 
 }  // namespace

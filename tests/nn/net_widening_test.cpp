@@ -121,5 +121,51 @@ TEST(Widening, BadWidthsAreRefusedByName) {
   EXPECT_NE(e.find("at most"), std::string::npos) << e;
 }
 
+// with_encoder: a net of extended-v1 (or raw-v1) given mobility-v1's inputs computes the same
+// values, through LibTorch and the fast kernels; its new inputs carry zero weights and learn
+// from there; an encoder that does not extend the net's is refused by name.
+TEST(Reencoding, TheNetWithMoreInputsComputesTheSameValues) {
+  for (const char* from : {"extended", "raw"}) {
+    const ValueNet net = spread_net(shape_of(from, {12, 6}, Activation::Sigmoid, 3), 7);
+    const ValueNet more = with_encoder(net, "mobility");
+    EXPECT_EQ(more.shape().encoder, "mobility-v1");
+    EXPECT_EQ(more.shape().hidden, net.shape().hidden);
+    EXPECT_EQ(more.num_inputs(), 233);
+    const auto ps = testing::sample_positions(4);
+    const auto a = evaluate_all(net, ps), b = evaluate_all(more, ps);
+    double spread = 0;
+    for (size_t i = 0; i < ps.size(); ++i) {
+      const auto x = a[i].as_array(), y = b[i].as_array();
+      for (size_t k = 0; k < x.size(); ++k) ASSERT_NEAR(x[k], y[k], 1e-6) << from << " " << i;
+      spread = std::max(spread, static_cast<double>(std::abs(a[i].equity() - a[0].equity())));
+    }
+    EXPECT_GT(spread, 0.01) << from;
+    FastNet fast(more);
+    std::vector<float> x(static_cast<size_t>(more.num_inputs()));
+    for (size_t i = 0; i < ps.size(); i += 5) {
+      more.encoder().fill(ps[i], x);
+      EXPECT_NEAR(fast.forward(x.data()).equity(), a[i].equity(), 1e-5) << from << " " << i;
+    }
+    // The first layer's new rows are zero; every other parameter is the original's.
+    const auto lo = net.layers(), lm = more.layers();
+    const size_t kept = static_cast<size_t>(lo[0].in) * lo[0].out;
+    for (size_t k = 0; k < static_cast<size_t>(lm[0].in) * lm[0].out; ++k)
+      ASSERT_EQ(lm[0].weight[k], k < kept ? lo[0].weight[k] : 0.0f) << k;
+    for (size_t l = 1; l < lo.size(); ++l)
+      for (size_t k = 0; k < static_cast<size_t>(lo[l].in) * lo[l].out; ++k)
+        ASSERT_EQ(lm[l].weight[k], lo[l].weight[k]);
+  }
+  const ValueNet same = spread_net(shape_of("extended", 8, Activation::Sigmoid, 3), 2);
+  EXPECT_EQ(testing::all_parameters(with_encoder(same, "extended-v1")),
+            testing::all_parameters(same));
+  const ValueNet mob = with_encoder(same, "mobility");
+  const std::string e = error_of([&] { with_encoder(mob, "extended"); });
+  EXPECT_NE(e.find("'extended-v1' does not extend the net's encoder 'mobility-v1'"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(error_of([&] { with_encoder(same, "wide"); }).find("unknown encoder 'wide'"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace nardy

@@ -23,7 +23,7 @@ def sample_positions(n_games=3, every=5):
 
 
 def test_encoder_ids_and_labels():
-    assert nardy.encoder_ids() == ["raw-v1", "extended-v1"]
+    assert nardy.encoder_ids() == ["raw-v1", "extended-v1", "mobility-v1"]
     for eid in nardy.encoder_ids():
         enc = nardy.Encoder(eid)
         labels = enc.labels()
@@ -33,6 +33,11 @@ def test_encoder_ids_and_labels():
     assert nardy.Encoder("raw").id == "raw-v1"
     # extended-v1 is raw-v1 plus features (nn/encoder.h).
     assert nardy.Encoder("extended").labels()[: nardy.Encoder("raw").num_inputs] == nardy.Encoder("raw").labels()
+    # mobility-v1 is extended-v1 plus what each side's dice can move (nn/encoder_mobility.h).
+    mobility = nardy.Encoder("mobility")
+    assert mobility.num_inputs == 233
+    assert mobility.labels()[:215] == nardy.Encoder("extended").labels()
+    assert mobility.labels()[215] == "me.open[1]" and mobility.labels()[-1] == "opp.rear.free"
 
 
 def test_encode_shapes_and_inputs():

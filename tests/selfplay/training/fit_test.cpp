@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "nn/encoder_extended.h"
 #include "nn/supervised_fit.h"
 #include "selfplay/search/net_agent.h"
 #include "selfplay/training/label_file.h"
@@ -312,6 +313,57 @@ TEST(FitRun, WidensTheInitFirst) {
   o.init = tmp.file("init.pt");
   o.widen = {4};
   EXPECT_NE(error_of([&] { run_fit(o); }).find("cannot shrink"), std::string::npos);
+}
+
+// --encoder with an init: the init gets mobility-v1's inputs first (zero weights on the new ones,
+// so the fit starts from its values), the fit uses them, and the checkpoint says so; an init's
+// own fit.encoded / fit.widened entries do not carry over to a fit that did neither.
+TEST(FitRun, ReencodesTheInitFirst) {
+  testing::TempDir tmp;
+  NetShape teacher_shape = small_shape(24);
+  teacher_shape.encoder = "mobility-v1";
+  const ValueNet teacher = ValueNet::create(teacher_shape, 7);
+  write_teacher_labels(tmp.file("t.lbl"), teacher, 30);
+  NetShape init_shape = small_shape(8);
+  init_shape.encoder = "extended-v1";
+  CheckpointInfo info;
+  info.extra["fit.encoded"] = "raw-v1 -> extended-v1";
+  info.extra["fit.widened"] = "4 -> 8";
+  ValueNet::create(init_shape, 3).save(tmp.file("init.pt"), info);
+  FitRunOptions o;
+  o.data = {tmp.file("t.lbl")};
+  o.init = tmp.file("init.pt");
+  o.out = tmp.file("mob.pt");
+  o.encoder = "mobility";
+  o.fit.batch = 16;
+  o.fit.max_epochs = 3;
+  const FitRunResult r = run_fit(o);
+  const ValueNet mob = ValueNet::load(o.out);
+  EXPECT_EQ(mob.shape().encoder, "mobility-v1");
+  EXPECT_EQ(mob.shape().hidden, std::vector<int>{8});
+  EXPECT_EQ(mob.info().extra.at("fit.encoded"), "extended-v1 -> mobility-v1");
+  EXPECT_EQ(mob.info().extra.count("fit.widened"), 0u);
+  EXPECT_LT(r.fit.best_heldout(), r.fit.epochs.front().heldout_loss);
+  const auto layer = mob.layers().front();
+  float moved = 0;
+  for (int i = extended_v1::kNumInputs; i < layer.in; ++i)
+    for (int j = 0; j < layer.out; ++j)
+      moved += std::abs(layer.weight[static_cast<size_t>(i) * layer.out + j]);
+  EXPECT_GT(moved, 0.0f);
+  // Before any step the re-encoded net's held-out loss is the init's own.
+  FitRunOptions same = o;
+  same.encoder.clear();
+  same.out = tmp.file("same.pt");
+  const FitRunResult s = run_fit(same);
+  EXPECT_NEAR(r.fit.epochs.front().heldout_loss, s.fit.epochs.front().heldout_loss, 1e-7);
+  EXPECT_EQ(ValueNet::load(same.out).info().extra.count("fit.encoded"), 0u);
+  EXPECT_EQ(ValueNet::load(same.out).info().extra.count("fit.widened"), 0u);
+  // An encoder that does not extend the init's is refused, naming both.
+  o.encoder = "raw";
+  const std::string e = error_of([&] { run_fit(o); });
+  EXPECT_NE(e.find("'raw-v1' does not extend the net's encoder 'extended-v1'"), std::string::npos)
+      << e;
+  EXPECT_NE(e.find("init.pt"), std::string::npos) << e;
 }
 
 TEST(FitRun, ClearErrors) {

@@ -473,6 +473,50 @@ TEST_F(GenerationsTest, ExplicitSeedsGiveTheHandRunLabelAndFitCommands) {
                               ValueNet::load(run("seeded") + "/gen-001/candidate.pt")));
 }
 
+// fit.encoder and fit.widen: the first fit gives the current net the mobility-v1 inputs and
+// wider layers (nn/net_widening.h); a later fit from the promoted net keeps them; an encoder or
+// widths that do not suit the current net stop the run before it labels anything.
+TEST_F(GenerationsTest, FitGivesTheCurrentNetNewInputsAndWiderLayers) {
+  const NetShape start = ValueNet::load(search_net()).shape();
+  ASSERT_EQ(start.encoder, "extended-v1");
+  std::vector<int> wider = start.hidden;
+  wider.front() += 8;
+  TrainConfig c = small_config(root_, "m");
+  c.generations.count = 1;
+  c.fit.encoder = "mobility";
+  c.fit.widen = wider;
+  c.gate.promote = "always";
+  train(c);
+  const ValueNet first = ValueNet::load(run("m") + "/gen-001/candidate.pt");
+  EXPECT_EQ(first.shape().encoder, "mobility-v1");
+  EXPECT_EQ(first.shape().hidden, wider);
+  EXPECT_EQ(first.info().extra.at("fit.encoded"), "extended-v1 -> mobility-v1");
+  EXPECT_EQ(first.info().extra.at("fit.widened"),
+            hidden_name(start.hidden) + " -> " + hidden_name(wider));
+  EXPECT_TRUE(same_parameters(ValueNet::load(run("m") + "/current.pt"), first));
+
+  c.generations.count = 2;
+  train(c);
+  const ValueNet second = ValueNet::load(run("m") + "/gen-002/candidate.pt");
+  EXPECT_EQ(second.shape().encoder, "mobility-v1");
+  EXPECT_EQ(second.shape().hidden, wider);
+  EXPECT_EQ(second.info().extra.count("fit.encoded"), 0u);
+  EXPECT_EQ(second.info().extra.count("fit.widened"), 0u);
+
+  TrainConfig bad = small_config(root_, "bad");
+  bad.fit.encoder = "raw";
+  std::string e = error_of([&] { train(bad); });
+  EXPECT_NE(e.find("fit.encoder 'raw' does not extend the current net's encoder 'extended-v1'"),
+            std::string::npos)
+      << e;
+  EXPECT_FALSE(fs::exists(run("bad") + "/gen-001/labels-0.lbl"));
+  TrainConfig narrow = small_config(root_, "narrow");
+  narrow.fit.widen = {1};
+  e = error_of([&] { train(narrow); });
+  EXPECT_NE(e.find("fit.widen '1' cannot widen"), std::string::npos) << e;
+  EXPECT_FALSE(fs::exists(run("narrow") + "/gen-001/labels-0.lbl"));
+}
+
 TEST(GenerationsConfig, BadLabelSetsAndGateBoundsAreNamed) {
   TrainConfig c;
   c.generations.count = 1;
