@@ -21,7 +21,7 @@
 namespace nardy {
 
 // The model `default` stands for.
-inline constexpr std::string_view kDefaultModel = "nardy-fit-5";
+inline constexpr std::string_view kDefaultModel = "nardy-fit-6";
 
 // The folders searched, in order (existing or not).
 std::vector<std::string> model_search_dirs();
