@@ -63,6 +63,21 @@ class Encoder {
   std::string id() const { return name() + "-v" + std::to_string(version()); }
 };
 
+// For an encoder's fill_difference: appends to rows[] and coef[] (from index `count`) each slot
+// first + i, i < n, whose value f[i] differs from base_x[first + i], with the difference
+// f[i] - base_x[first + i]; returns the new count. Branch-free: every slot is written, and
+// kept only when it changed.
+inline int append_changed_inputs(const float* f, int n, int first, const float* base_x, int* rows,
+                                 float* coef, int count) {
+  for (int i = 0; i < n; ++i) {
+    const float d = f[i] - base_x[first + i];
+    rows[count] = first + i;
+    coef[count] = d;
+    count += d != 0.0f;
+  }
+  return count;
+}
+
 // The encoder with this name ("raw", "extended") or id ("raw-v1"). Throws Error naming the
 // known encoders otherwise. The returned object is immutable and shared.
 const Encoder& encoder_by_name(std::string_view name_or_id);

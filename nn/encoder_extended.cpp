@@ -205,13 +205,7 @@ class ExtendedEncoder final : public Encoder {
     int count = raw_v1::fill_difference(base, base_x.data(), pos, rows, coef);
     float f[kNumFeatures];
     fill_features(pos, f);
-    for (int i = 0; i < kNumFeatures; ++i) {
-      const float d = f[i] - base_x[kMePips + i];
-      rows[count] = kMePips + i;
-      coef[count] = d;
-      count += d != 0.0f;
-    }
-    return count;
+    return append_changed_inputs(f, kNumFeatures, kMePips, base_x.data(), rows, coef, count);
   }
   std::string input_label(int i) const override { return label(i); }
 };

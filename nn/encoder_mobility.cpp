@@ -138,13 +138,7 @@ class MobilityEncoder final : public Encoder {
     int count = extended_v1::encoder().fill_difference(base, base_x, pos, rows, coef, scratch);
     float f[kNumFeatures];
     fill_features(pos, f);
-    for (int i = 0; i < kNumFeatures; ++i) {
-      const float d = f[i] - base_x[kMeOpen + i];
-      rows[count] = kMeOpen + i;
-      coef[count] = d;
-      count += d != 0.0f;
-    }
-    return count;
+    return append_changed_inputs(f, kNumFeatures, kMeOpen, base_x.data(), rows, coef, count);
   }
   std::string input_label(int i) const override { return label(i); }
 };
@@ -162,23 +156,12 @@ std::string label(int i) {
     const int side = (i - kMeOpen) / 6, d = (i - kMeOpen) % 6 + 1;
     return std::string(side == 0 ? "me" : "opp") + ".open[" + std::to_string(d) + "]";
   }
-  switch (i) {
-    case kMeRollsDead:
-      return "me.rolls.dead";
-    case kOppRollsDead:
-      return "opp.rolls.dead";
-    case kMeRollsHalf:
-      return "me.rolls.half";
-    case kOppRollsHalf:
-      return "opp.rolls.half";
-    case kMeRearFree:
-      return "me.rear.free";
-    case kOppRearFree:
-      return "opp.rear.free";
-    default:
-      throw Error("encoder mobility-v1 has " + std::to_string(kNumInputs) + " inputs; no input " +
-                  std::to_string(i));
-  }
+  static const char* const kRollLabels[] = {"me.rolls.dead",  "opp.rolls.dead", "me.rolls.half",
+                                            "opp.rolls.half", "me.rear.free",   "opp.rear.free"};
+  static_assert(kMeRollsDead + 6 == kNumInputs);
+  if (i >= kMeRollsDead && i < kNumInputs) return kRollLabels[i - kMeRollsDead];
+  throw Error("encoder mobility-v1 has " + std::to_string(kNumInputs) + " inputs; no input " +
+              std::to_string(i));
 }
 
 const Encoder& encoder() {
