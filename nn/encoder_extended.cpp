@@ -20,12 +20,6 @@ struct SideView {
   int lowest_in_other = 25;    // lowest other-side route coordinate holding this side's checker
 };
 
-// Board index r-1 bits to the opponent's route bits q-1 (q = opponent_route(r) = r ± 12).
-constexpr uint32_t to_other_route(uint32_t m) {
-  static_assert(kNumPoints == 24 && opponent_route(1) == 13);
-  return ((m << 12) | (m >> 12)) & 0xFFFFFFu;
-}
-
 // The integer sums over the 24 counts of a board: Σ w[i]·mine_i for four weights (my route,
 // the opponent's route, my home, the opponent's home) and Σ w[i]·theirs_i likewise, where
 // mine_i = max(v_i, 0) and theirs_i = max(-v_i, 0); and the held points as bit masks (bit i:

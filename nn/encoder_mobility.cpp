@@ -14,7 +14,6 @@ namespace nardy::mobility_v1 {
 namespace {
 
 constexpr int kNumFeatures = kNumInputs - kMeOpen;  // the slots after extended-v1's
-constexpr uint32_t kBoardBits = (1u << kNumPoints) - 1;
 
 // One side's checkers in its own route coordinates, bit r-1 for route r: `plane[k]` holds bit k
 // of each point's count (the head's counted as at most one), `held` the points it holds, and
@@ -23,12 +22,6 @@ struct SideMasks {
   uint32_t plane[4] = {0, 0, 0, 0};
   uint32_t held = 0, blocked = 0;
 };
-
-// Board index i to the opponent's route bit q-1 (q = opponent_route(i + 1) = i + 1 ± 12).
-constexpr uint32_t to_other_route(uint32_t m) {
-  static_assert(kNumPoints == 24 && opponent_route(1) == 13);
-  return ((m << 12) | (m >> 12)) & kBoardBits;
-}
 
 void side_masks(const int8_t* board, SideMasks* me, SideMasks* op) {
   static_assert(kNumCheckers < 16, "counts must fit the four planes");
