@@ -426,6 +426,23 @@ class Generations {
     return files;
   }
 
+  // A data_window reaching back to the generation whose candidate is the current net makes the
+  // fit read labels that net was itself fitted to. The fit draws its held-out games anew, so
+  // most of those held out now were its training games: its held-out loss starts out biased
+  // low, and early stopping tends to keep it unchanged (measured: docs/results.md, "Mobility
+  // inputs"). Said once per fit, on rank 0; the pool (labels the current net made) has no such
+  // labels.
+  void warn_refitted_labels(int g) const {
+    const int p = current_generation();
+    if (p == 0 || !world_.is_root() || std::max(1, g - c_.generations.data_window + 1) > p) return;
+    line("warning: generation " + std::to_string(g) + "'s fit reads the labels of " +
+             generation_dir_name(p) + ", which the current net (" + state_.current +
+             ") was fitted to: most of their held-out games were its training games, so its "
+             "held-out loss starts low and early stopping tends to keep it as it is. "
+             "generations.pool_same_labeller adds labels without this (docs/training.md)",
+         true);
+  }
+
   // On several ranks, with fit.split every rank fits its part of each minibatch
   // (selfplay/training/fit.h: the weights of one process with fit.shards = ranks; rank 0 first
   // sends the label files to ranks that lack them); without it rank 0 fits alone while the
@@ -441,9 +458,11 @@ class Generations {
       line(tag(g, "fit") + ": " + candidate + " exists", true);
       result = json::parse(done);
     } else if (world_.size() == 1 || c_.fit.split) {
+      warn_refitted_labels(g);
       for (const std::string& f : fit_data(g)) share_file(f);
       result = fit_here(g, current, candidate, log_path, &world_);
     } else {
+      warn_refitted_labels(g);
       result = json::parse(from_root_with_heartbeat([&](const std::function<void()>& beat) {
         return fit_here(g, current, candidate, log_path, nullptr, beat).dump();
       }));

@@ -291,6 +291,30 @@ TEST_F(GenerationsTest, PoolsTheLabelsOfTheCurrentNetSinceItsPromotion) {
   EXPECT_FALSE(fs::exists(rejected + "/gen-004/labels-0.lbl"));
 }
 
+// A data_window reaching back to the current net's own generation: the fit reads labels that
+// net was fitted to (its held-out loss biased low there), and the run says so in a warning; the
+// same run with data_window 1, or after a rejected candidate, does not.
+TEST_F(GenerationsTest, WarnsWhenTheFitReadsLabelsTheCurrentNetWasFittedTo) {
+  auto warnings = [&](const std::string& name, int window, const std::string& promote) {
+    TrainConfig c = small_config(root_, name);
+    c.generations.data_window = window;
+    c.gate.promote = promote;
+    if (promote == "h1") c.gate.elo0 = 900, c.gate.elo1 = 1000;  // every candidate rejected
+    std::vector<std::string> lines, found;
+    train(c, &lines);
+    for (const std::string& l : lines)
+      if (l.starts_with("warning:")) found.push_back(l);
+    return found;
+  };
+  const std::vector<std::string> w = warnings("w2", 2, "always");
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("generation 2's fit reads the labels of gen-001"), std::string::npos) << w[0];
+  EXPECT_NE(w[0].find("gen-001/candidate.pt"), std::string::npos) << w[0];
+  EXPECT_NE(w[0].find("generations.pool_same_labeller"), std::string::npos) << w[0];
+  EXPECT_TRUE(warnings("w1", 1, "always").empty());
+  EXPECT_TRUE(warnings("rejected", 2, "h1").empty());
+}
+
 TEST_F(GenerationsTest, ResumesFromWhatEachStageLeftOnDisk) {
   const TrainConfig c = small_config(root_, "a");
   train(c);
