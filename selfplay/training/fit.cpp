@@ -140,6 +140,7 @@ FitRunResult fit_here(const FitRunOptions& options,
   // So are the init's own fit's optional entries (the others are overwritten below).
   info.extra.erase("fit.widened");
   info.extra.erase("fit.encoded");
+  info.extra.erase("fit.recipe");
   auto put = [&](const std::string& k, const std::string& v) { info.extra["fit." + k] = v; };
   char buf[64];
   std::string data, labelers, rollouts;
@@ -174,6 +175,7 @@ FitRunResult fit_here(const FitRunOptions& options,
   std::snprintf(buf, sizeof buf, "%.6f", r.fit.best_heldout());
   put("heldout_loss", buf);
   if (o.world && o.world->size() > 1) info.extra["fit.ranks"] = std::to_string(o.world->size());
+  for (const auto& [k, v] : o.extra) info.extra[k] = v;
   if (!o.world || o.world->is_root()) net.save(o.out, info);
   return r;
 }

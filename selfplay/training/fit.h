@@ -17,6 +17,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,11 @@ struct FitRunOptions {
                                   // new inputs start with zero weights, nn/net_widening.h);
                                   // "": as it is
   std::string out;                // checkpoint to write
-  NetShape shape;                 // for a fresh net (num_outputs follows the data's rules)
+  // Metadata entries the checkpoint gets besides the fit's own (e.g. the generational run's
+  // "run" and "fit.recipe"); the init's "fit.recipe" is never kept, as it says how the init
+  // was made.
+  std::map<std::string, std::string> extra;
+  NetShape shape;  // for a fresh net (num_outputs follows the data's rules)
   uint64_t net_seed = 1;
   double holdout = 0.1;  // fraction of games held out, (0, 1)
   FitOptions fit;        // fit.seed also seeds the split

@@ -481,6 +481,9 @@ class Generations {
     o.encoder = c_.fit.encoder;
     o.widen = c_.fit.widen;
     o.out = candidate;
+    o.extra["run"] = c_.run.name;
+    o.extra["fit.recipe"] = "generation " + std::to_string(g) + " of run " + c_.run.name +
+                            " (nardy train; its config.yaml)";
     o.holdout = c_.fit.holdout;
     o.fit.optimizer = "adam";
     o.fit.lr = c_.fit.lr;

@@ -317,7 +317,8 @@ TEST(FitRun, WidensTheInitFirst) {
 
 // --encoder with an init: the init gets mobility-v1's inputs first (zero weights on the new ones,
 // so the fit starts from its values), the fit uses them, and the checkpoint says so; an init's
-// own fit.encoded / fit.widened entries do not carry over to a fit that did neither.
+// own fit.encoded / fit.widened / fit.recipe entries (how the init was made) do not carry over,
+// while the caller's extra entries are written.
 TEST(FitRun, ReencodesTheInitFirst) {
   testing::TempDir tmp;
   NetShape teacher_shape = small_shape(24);
@@ -329,16 +330,20 @@ TEST(FitRun, ReencodesTheInitFirst) {
   CheckpointInfo info;
   info.extra["fit.encoded"] = "raw-v1 -> extended-v1";
   info.extra["fit.widened"] = "4 -> 8";
+  info.extra["fit.recipe"] = "the init's recipe";
   ValueNet::create(init_shape, 3).save(tmp.file("init.pt"), info);
   FitRunOptions o;
   o.data = {tmp.file("t.lbl")};
   o.init = tmp.file("init.pt");
   o.out = tmp.file("mob.pt");
   o.encoder = "mobility";
+  o.extra["run"] = "the caller's run";
   o.fit.batch = 16;
   o.fit.max_epochs = 3;
   const FitRunResult r = run_fit(o);
   const ValueNet mob = ValueNet::load(o.out);
+  EXPECT_EQ(mob.info().extra.count("fit.recipe"), 0u);
+  EXPECT_EQ(mob.info().extra.at("run"), "the caller's run");
   EXPECT_EQ(mob.shape().encoder, "mobility-v1");
   EXPECT_EQ(mob.shape().hidden, std::vector<int>{8});
   EXPECT_EQ(mob.info().extra.at("fit.encoded"), "extended-v1 -> mobility-v1");

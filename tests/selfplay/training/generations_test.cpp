@@ -185,6 +185,10 @@ TEST_F(GenerationsTest, WritesEveryStageAndOneMetricsLinePerGeneration) {
                 .extra.at("fit.init")
                 .find(rows[0]["promoted"] ? "gen-001/candidate.pt" : "start.pt"),
             std::string::npos);
+  // Each candidate names its run and generation (not the recipe of the net it was fitted from).
+  EXPECT_EQ(cand2.info().extra.at("run"), "a");
+  EXPECT_EQ(cand2.info().extra.at("fit.recipe"),
+            "generation 2 of run a (nardy train; its config.yaml)");
   EXPECT_EQ(lines.size(), 2u * 5u);  // label x2, fit, gate, done per generation
 }
 
