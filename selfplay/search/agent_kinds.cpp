@@ -88,7 +88,7 @@ void warn_other_rules(const ValueNet& net, const std::string& path, std::string_
                "warning: agent '%.*s' plays under rules it was not trained for: %s; its values "
                "may be off (%s)\n",
                static_cast<int>(spec.size()), spec.data(), diff.c_str(),
-               draw_model ? "model:nardy-draw-1 is trained for these rules"
+               draw_model ? "model:nardy-draw-2 is trained for these rules"
                           : "train a net for these rules: docs/training.md");
 }
 
