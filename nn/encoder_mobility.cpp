@@ -82,35 +82,78 @@ void side_masks(const int8_t* board, SideMasks* me, SideMasks* op) {
   op->blocked = to_other_route(mine);
 }
 
+// Bits of a point mask: the popcnt instruction in the functions compiled for it, else
+// popcount24 (the baseline x86-64 target has no popcnt). The same counts either way.
+template <bool kPopcnt>
+[[gnu::always_inline]] inline int count_bits(uint32_t m) {
+  if constexpr (kPopcnt) return __builtin_popcount(m);
+  return popcount24(m);
+}
+
 // Writes the side's 6 open-step counts / 15 to open[0..6), and its dead, half and rear-free
 // fractions of the 36 rolls.
-void side_features(const SideMasks& s, float* open, float* dead, float* half, float* rear_free) {
+template <bool kPopcnt>
+[[gnu::always_inline]] inline void side_features(const SideMasks& s, float* open, float* dead,
+                                                 float* half, float* rear_free) {
   uint32_t playable = 0, rear_open = 0;            // bit d-1: die d has an open step
   const int rear = 32 - std::countl_zero(s.held);  // 0 with no checker on the board
   for (int d = 1; d <= 6; ++d) {
     // From r > d to r - d with no opposing checker there: bit r-1 of blocked << d is r - d.
     const uint32_t from = s.held & ~(s.blocked << d) & ~((1u << d) - 1);
     int n = 0;
-    for (int k = 0; k < 4; ++k) n += popcount24(s.plane[k] & from) << k;
+    for (int k = 0; k < 4; ++k) n += count_bits<kPopcnt>(s.plane[k] & from) << k;
     open[d - 1] = static_cast<float>(n) / static_cast<float>(kNumCheckers);
     playable |= static_cast<uint32_t>(n > 0) << (d - 1);
     rear_open |= static_cast<uint32_t>(rear > d && ((from >> (rear - 1)) & 1u)) << (d - 1);
   }
   // Over the 36 ordered rolls (a, b): neither die playable in (6 - p)^2 of them; exactly one
   // of two different dice in 2 p (6 - p); the rear checker free unless neither die frees it.
-  const int p = popcount24(playable), f = popcount24(rear_open);
+  const int p = count_bits<kPopcnt>(playable), f = count_bits<kPopcnt>(rear_open);
   *dead = static_cast<float>((6 - p) * (6 - p)) / 36.0f;
   *half = static_cast<float>(2 * p * (6 - p)) / 36.0f;
   *rear_free = static_cast<float>(36 - (6 - f) * (6 - f)) / 36.0f;
 }
 
+// Both sides' features into f[0 .. kNumFeatures).
+template <bool kPopcnt>
+[[gnu::always_inline]] inline void both_sides(const SideMasks* side, float* f) {
+  for (int s = 0; s < 2; ++s)
+    side_features<kPopcnt>(side[s], f + 6 * s, f + (kMeRollsDead - kMeOpen) + s,
+                           f + (kMeRollsHalf - kMeOpen) + s, f + (kMeRearFree - kMeOpen) + s);
+}
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+// 48 counts per position: with the instruction, about a third of the features' time.
+[[gnu::target("popcnt")]] void both_sides_popcnt(const SideMasks* side, float* f) {
+  both_sides<true>(side, f);
+}
+void both_sides_plain(const SideMasks* side, float* f) {
+  both_sides<false>(side, f);
+}
+using BothSides = void (*)(const SideMasks*, float*);
+BothSides pick_both_sides() {
+  __builtin_cpu_init();  // may run before the constructors that would do it
+  return __builtin_cpu_supports("popcnt") ? both_sides_popcnt : both_sides_plain;
+}
+#else
+void both_sides_plain(const SideMasks* side, float* f) {
+  both_sides<false>(side, f);
+}
+using BothSides = void (*)(const SideMasks*, float*);
+BothSides pick_both_sides() {
+  return both_sides_plain;
+}
+#endif
+
 // Writes the features of slots kMeOpen.. into f[0 .. kNumFeatures).
-void fill_features(const Position& pos, float* f) {
+void fill_features(const Position& pos, float* f, BothSides both) {
   SideMasks side[2];
   side_masks(pos.mover_board().data(), &side[0], &side[1]);
-  for (int s = 0; s < 2; ++s)
-    side_features(side[s], f + 6 * s, f + (kMeRollsDead - kMeOpen) + s,
-                  f + (kMeRollsHalf - kMeOpen) + s, f + (kMeRearFree - kMeOpen) + s);
+  both(side, f);
+}
+void fill_features(const Position& pos, float* f) {
+  static const BothSides both = pick_both_sides();
+  fill_features(pos, f, both);
 }
 
 class MobilityEncoder final : public Encoder {
@@ -141,6 +184,11 @@ class MobilityEncoder final : public Encoder {
 void fill(const Position& pos, float* out) {
   extended_v1::fill(pos, out);
   fill_features(pos, out + kMeOpen);
+}
+
+void fill_portable(const Position& pos, float* out) {
+  extended_v1::fill(pos, out);
+  fill_features(pos, out + kMeOpen, both_sides_plain);
 }
 
 std::string label(int i) {

@@ -51,6 +51,9 @@ constexpr int kOppRearFree = kMeRearFree + 1;
 constexpr int kNumInputs = kOppRearFree + 1;  // 233
 
 void fill(const Position& pos, float* out);
+// fill's values computed without the popcnt instruction, which fill uses where the CPU has it:
+// tests check that the two paths agree bit for bit on any machine.
+void fill_portable(const Position& pos, float* out);
 std::string label(int i);
 const Encoder& encoder();
 
