@@ -84,12 +84,13 @@ void warn_other_rules(const ValueNet& net, const std::string& path, std::string_
   const bool draw_model = rules.last_roll_draw && rules.opening == Opening::NoDoubles &&
                           rules.head_exception == HeadException::Standard &&
                           net.shape().num_outputs == 3;
+  const std::string advice =
+      draw_model ? "model:" + std::string(kDrawModel) + " is trained for these rules"
+                 : "train a net for these rules: docs/training.md";
   std::fprintf(stderr,
                "warning: agent '%.*s' plays under rules it was not trained for: %s; its values "
                "may be off (%s)\n",
-               static_cast<int>(spec.size()), spec.data(), diff.c_str(),
-               draw_model ? "model:nardy-draw-2 is trained for these rules"
-                          : "train a net for these rules: docs/training.md");
+               static_cast<int>(spec.size()), spec.data(), diff.c_str(), advice.c_str());
 }
 
 }  // namespace

@@ -22,6 +22,8 @@ namespace nardy {
 
 // The model `default` stands for.
 inline constexpr std::string_view kDefaultModel = "nardy-fit-6";
+// The model trained for the rules whose last roll can draw (last_roll_draw=true).
+inline constexpr std::string_view kDrawModel = "nardy-draw-2";
 
 // The folders searched, in order (existing or not).
 std::vector<std::string> model_search_dirs();

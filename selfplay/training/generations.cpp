@@ -458,11 +458,9 @@ class Generations {
       line(tag(g, "fit") + ": " + candidate + " exists", true);
       result = json::parse(done);
     } else if (world_.size() == 1 || c_.fit.split) {
-      warn_refitted_labels(g);
       for (const std::string& f : fit_data(g)) share_file(f);
       result = fit_here(g, current, candidate, log_path, &world_);
     } else {
-      warn_refitted_labels(g);
       result = json::parse(from_root_with_heartbeat([&](const std::function<void()>& beat) {
         return fit_here(g, current, candidate, log_path, nullptr, beat).dump();
       }));
@@ -475,6 +473,7 @@ class Generations {
   // called after every epoch (may be empty).
   json fit_here(int g, const std::string& current, const std::string& candidate,
                 const std::string& log_path, World* world, const std::function<void()>& beat = {}) {
+    warn_refitted_labels(g);
     FitRunOptions o;
     o.data = fit_data(g);
     o.init = current;
