@@ -72,6 +72,30 @@ BENCHMARK(BM_FastIncremental)
     ->Args({128, 1})
     ->Args({128, 2});
 
+// One encoder's fill of every candidate of the turns (each encoder's cost alone; the search's
+// per-position cost adds it to the net's forward). Items are positions.
+void BM_EncoderFill(benchmark::State& state, const char* id) {
+  const Encoder& enc = encoder_by_name(id);
+  const auto turns = random_turns(2);
+  std::vector<Position> positions;
+  MoveList moves;
+  for (const Turn& t : turns) {
+    generate_moves(t.position, t.dice, Rules{}, moves);
+    for (const MoveResult& m : moves) positions.push_back(m.position);
+  }
+  std::vector<float> x(enc.num_inputs());
+  for (auto _ : state)
+    for (const Position& p : positions) {
+      enc.fill(p, x);
+      benchmark::DoNotOptimize(x.data());
+    }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(positions.size()));
+}
+BENCHMARK_CAPTURE(BM_EncoderFill, raw, "raw-v1");
+BENCHMARK_CAPTURE(BM_EncoderFill, extended, "extended-v1");
+BENCHMARK_CAPTURE(BM_EncoderFill, mobility, "mobility-v1");
+BENCHMARK_CAPTURE(BM_EncoderFill, reach, "reach-v1");
+
 // A trainer's turn without the TD step: legal moves, encoding of the base and of every
 // candidate, incremental evaluation. Items are candidates.
 void BM_TurnPipeline(benchmark::State& state) {

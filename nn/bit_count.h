@@ -17,6 +17,25 @@ inline int popcount24(uint32_t m) {
   return static_cast<int>((((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
 }
 
+// Bits of a point mask: the popcnt instruction in functions compiled for it (an encoder's
+// [[gnu::target("popcnt")]] twin, chosen when cpu_has_popcnt()), else popcount24. The same
+// counts either way.
+template <bool kPopcnt>
+[[gnu::always_inline]] inline int count_bits(uint32_t m) {
+  if constexpr (kPopcnt) return __builtin_popcount(m);
+  return popcount24(m);
+}
+
+// Whether the encoders may call their popcnt twins on this CPU.
+inline bool cpu_has_popcnt() {
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();  // may run before the constructors that would do it
+  return __builtin_cpu_supports("popcnt");
+#else
+  return false;
+#endif
+}
+
 // A mask of route bits r-1 (one side's coordinates) as the other side's route bits q-1, with
 // q = opponent_route(r) = r ± 12: the two halves of the board swap.
 constexpr uint32_t to_other_route(uint32_t m) {

@@ -5,8 +5,8 @@
 // An encoder is identified by "<name>-v<version>" (e.g. "raw-v1"); checkpoints store that id
 // and refuse to load under another. Changing a layout means a new version, never an edit.
 //
-// Encoders (layouts are documented slot by slot, with named offsets, in nn/encoder_raw.h and
-// nn/encoder_extended.h, and checked by tests/nn/encoder_test.cpp):
+// Encoders (layouts are documented slot by slot, with named offsets, in nn/encoder_<name>.h,
+// and checked by tests/nn/encoder_test.cpp):
 //   raw-v1       (197 inputs) TD-Gammon-style: per point and side, count units >=1, >=2, >=3
 //                and (n-3)/4; borne-off and head counts; whether the mover is White.
 //   extended-v1  (215 inputs) raw-v1 plus Long Nardy features: pip counts and pip difference,
@@ -16,6 +16,9 @@
 //   mobility-v1  (233 inputs) extended-v1 plus, per side, the checkers each die can move, the
 //                rolls that play no die or one of two, and the rolls that free the rearmost
 //                checker.
+//   reach-v1     (247 inputs) mobility-v1 plus, per side, the checkers facing runs of 3..6
+//                opposing points, how far the rearmost checker gets on a roll, the rolls played
+//                whole and the pips lost to unplayable dice.
 #pragma once
 
 #include <memory>
@@ -55,8 +58,9 @@ class Encoder {
     return false;
   }
   // The id of the encoder whose inputs are exactly this one's first inputs ("" if none):
-  // extended-v1 extends raw-v1, mobility-v1 extends extended-v1. A net of that encoder becomes
-  // one of this with the same outputs (nn/net_widening.h, with_encoder).
+  // extended-v1 extends raw-v1, mobility-v1 extends extended-v1, reach-v1 mobility-v1. A net
+  // of that encoder becomes one of this with the same outputs (nn/net_widening.h,
+  // with_encoder).
   virtual std::string extends() const { return ""; }
   // Human-readable label of input i ("me.point[r=24].count>=1", "pips.diff", ...).
   virtual std::string input_label(int i) const = 0;

@@ -296,7 +296,7 @@ std::vector<Field> make_fields() {
   }
   // ---- net ----
   add(
-      "net.encoder", "string", "input encoding: raw, extended or mobility (nn/encoder.h)",
+      "net.encoder", "string", "input encoding: raw, extended, mobility or reach (nn/encoder.h)",
       [](TrainConfig& c, const YAML::Node& n) { c.net.encoder = parse_choice(n, encoder_names()); },
       [](const TrainConfig& c) { return scalar(c.net.encoder); });
   add(

@@ -95,7 +95,9 @@ TEST(CheckpointLoad, UnknownEncoder) {
   TempDir dir;
   const std::string path = dir.file("enc.pt");
   forge(path, [](Json& j) { j["encoder"] = "fancy-v9"; });
-  expect_load_error(path, "unknown encoder 'fancy-v9' (known: raw-v1, extended-v1, mobility-v1)");
+  expect_load_error(path,
+                    "unknown encoder 'fancy-v9' (known: raw-v1, extended-v1, mobility-v1, "
+                    "reach-v1)");
 }
 
 TEST(CheckpointLoad, ParameterShapeDoesNotMatchMetadata) {

@@ -17,6 +17,7 @@
 #include "nn/encoder_extended.h"
 #include "nn/encoder_mobility.h"
 #include "nn/encoder_raw.h"
+#include "nn/encoder_reach.h"
 #include "tests/nn/test_nets.h"
 #include "tests/support/error_of.h"
 
@@ -26,6 +27,7 @@ namespace {
 namespace raw = raw_v1;
 namespace ext = extended_v1;
 namespace mob = mobility_v1;
+namespace rch = reach_v1;
 using testing::error_of;
 
 std::vector<float> encode(const Encoder& enc, const Position& pos) {
@@ -51,10 +53,13 @@ TEST(Encoder, RegistryNamesIdsAndSizes) {
   EXPECT_EQ(encoder_by_name("extended-v1").num_inputs(), 215);
   EXPECT_EQ(encoder_by_name("mobility").id(), "mobility-v1");
   EXPECT_EQ(encoder_by_name("mobility-v1").num_inputs(), 233);
+  EXPECT_EQ(encoder_by_name("reach").id(), "reach-v1");
+  EXPECT_EQ(encoder_by_name("reach-v1").num_inputs(), 247);
   EXPECT_EQ(&encoder_by_name("raw"), &encoder_by_name("raw-v1"));
-  EXPECT_EQ(encoder_ids(), (std::vector<std::string>{"raw-v1", "extended-v1", "mobility-v1"}));
+  EXPECT_EQ(encoder_ids(),
+            (std::vector<std::string>{"raw-v1", "extended-v1", "mobility-v1", "reach-v1"}));
   const std::string msg = error_of([] { encoder_by_name("raw-v2"); });
-  EXPECT_EQ(msg, "unknown encoder 'raw-v2' (known: raw-v1, extended-v1, mobility-v1)");
+  EXPECT_EQ(msg, "unknown encoder 'raw-v2' (known: raw-v1, extended-v1, mobility-v1, reach-v1)");
 }
 
 TEST(Encoder, ExtensionChain) {
@@ -65,6 +70,9 @@ TEST(Encoder, ExtensionChain) {
   EXPECT_TRUE(encoder_extends(mob::encoder(), "extended-v1"));
   EXPECT_TRUE(encoder_extends(mob::encoder(), "mobility-v1"));
   EXPECT_FALSE(encoder_extends(ext::encoder(), "mobility-v1"));
+  EXPECT_EQ(rch::encoder().extends(), "mobility-v1");
+  EXPECT_TRUE(encoder_extends(rch::encoder(), "extended-v1"));
+  EXPECT_FALSE(encoder_extends(mob::encoder(), "reach-v1"));
   EXPECT_FALSE(encoder_extends(raw::encoder(), "extended-v1"));
 }
 
@@ -253,7 +261,7 @@ TEST(Encoder, ValuesAreBoundedAndAgreeWithCoreCounts) {
 // every input where they differ and nowhere else. A base with the other side to move falls back
 // to the default.
 TEST(Encoder, FillDifferenceListsExactlyTheChangedInputs) {
-  for (const Encoder* enc : {&raw::encoder(), &ext::encoder(), &mob::encoder()}) {
+  for (const Encoder* enc : {&raw::encoder(), &ext::encoder(), &mob::encoder(), &rch::encoder()}) {
     const int n = enc->num_inputs();
     std::vector<float> base_x(n), x(n), scratch(n), coef_a(n), coef_b(n);
     std::vector<int> rows_a(n), rows_b(n);
@@ -544,6 +552,202 @@ TEST(Encoder, MobilityByHand) {
   }
   EXPECT_EQ(y[mob::kOppRollsDead], x[mob::kMeRollsDead]);
   EXPECT_EQ(y[mob::kOppRearFree], x[mob::kMeRearFree]);
+}
+
+// reach-v1's features written plainly: per side, its counts in its own route coordinates, and
+// every roll checker by checker and step by step.
+struct ReachSide {
+  int count[kNumPoints + 1] = {};
+  bool blocked[kNumPoints + 1] = {};
+  bool all_home = true;
+  int rear = 0;
+  bool open(int r) const { return r >= 1 ? !blocked[r] : all_home; }
+  int movers(int r) const { return r == kHeadRoute ? std::min(count[r], 1) : count[r]; }
+  int chain(int r, int d) const {  // steps of d in a row from r, at most 4
+    int k = 0;
+    for (int t = r - d; k < 4 && open(t); t -= d) {
+      ++k;
+      if (t < 1) break;
+    }
+    return k;
+  }
+  int reach(int r, int a, int b) const {
+    if (a == b) return a * chain(r, a);
+    int best = 0;
+    if (open(r - a)) best = a;
+    if (open(r - b)) best = std::max(best, b);
+    if (((r - a >= 1 && open(r - a)) || (r - b >= 1 && open(r - b))) && open(r - a - b))
+      best = a + b;
+    return best;
+  }
+  int lost(int a, int b) const {
+    if (a == b) {
+      int steps = 0;
+      for (int r = 1; r <= kNumPoints; ++r) steps += movers(r) * chain(r, a);
+      return a * (4 - std::min(steps, 4));
+    }
+    int with_a = 0, with_b = 0, at_a = 0, at_b = 0;
+    bool chained = false;
+    for (int r = 1; r <= kNumPoints; ++r) {
+      if (count[r] == 0) continue;
+      if (open(r - a)) with_a += movers(r), at_a = r;
+      if (open(r - b)) with_b += movers(r), at_b = r;
+      if (((r - a >= 1 && open(r - a)) || (r - b >= 1 && open(r - b))) && open(r - a - b))
+        chained = true;
+    }
+    if (chained || (with_a >= 1 && with_b >= 1 && !(with_a == 1 && with_b == 1 && at_a == at_b)))
+      return 0;
+    if ((a > b ? with_a : with_b) > 0) return std::min(a, b);
+    if ((a > b ? with_b : with_a) > 0) return std::max(a, b);
+    return a + b;
+  }
+};
+
+std::vector<float> reference_reach_features(const Position& pos) {
+  ReachSide side[2];
+  const auto& board = pos.mover_board();
+  for (int r = 1; r <= kNumPoints; ++r) {
+    const int v = board[r - 1], q = opponent_route(r);
+    if (v > 0) side[0].count[r] = v, side[1].blocked[q] = true;
+    if (v < 0) side[1].count[q] = -v, side[0].blocked[r] = true;
+  }
+  std::vector<float> out(rch::kNumInputs - rch::kMeTrapped);
+  auto at = [&](int slot) -> float& { return out[static_cast<size_t>(slot - rch::kMeTrapped)]; };
+  for (int s = 0; s < 2; ++s) {
+    ReachSide& v = side[s];
+    for (int r = 1; r <= kNumPoints; ++r)
+      if (v.count[r] > 0) v.rear = r, v.all_home = v.all_home && r <= 6;
+    int run[kNumPoints + 1] = {};
+    for (int t = 1; t <= kNumPoints; ++t) run[t] = v.blocked[t] ? run[t - 1] + 1 : 0;
+    for (int k = 3; k <= 6; ++k) {
+      int n = 0;
+      for (int r = 2; r <= kNumPoints; ++r) {
+        int front = 0;
+        for (int t = std::max(1, r - 6); t < r; ++t) front = std::max(front, run[t]);
+        if (front >= k) n += v.count[r];
+      }
+      at(rch::kMeTrapped + 4 * s + k - 3) = static_cast<float>(n) / 15;
+    }
+    int reach = 0, full = 0, lost = 0;
+    for (int a = 1; a <= 6; ++a)
+      for (int b = 1; b <= 6; ++b) {
+        if (v.rear > 0) reach += v.reach(v.rear, a, b);
+        full += v.lost(a, b) == 0;
+        lost += v.lost(a, b);
+      }
+    at(rch::kMeRearReach + s) = static_cast<float>(reach) / (36.0f * 24);
+    at(rch::kMeRollsFull + s) = static_cast<float>(full) / 36.0f;
+    at(rch::kMePipsLost + s) = static_cast<float>(lost) / 36.0f / (49.0f / 6);
+  }
+  return out;
+}
+
+// reach-v1 is mobility-v1 followed by its 14 features, which equal the plain reference bit for
+// bit (with the popcnt instruction where the CPU has it, and without), each in [0, 1], the two sides' swapping when the other side is to move; they vary on
+// positions from random games.
+TEST(Encoder, ReachExtendsMobilityAndSwapsWithTheSideToMove) {
+  std::vector<float> x(rch::kNumInputs), y(rch::kNumInputs), m(mob::kNumInputs);
+  int checked = 0, trapped = 0, not_full = 0, lost = 0;
+  MoveList moves;
+  std::vector<Position> positions = testing::sample_positions(31, 4);
+  for (size_t i = 0, n = positions.size(); i < n; ++i) {
+    generate_moves(positions[i], Dice{6, 3}, Rules{}, moves);
+    for (const MoveResult& r : moves) positions.push_back(r.position);
+  }
+  for (const Position& p : positions) {
+    rch::fill(p, x.data());
+    rch::fill_portable(p, y.data());
+    ASSERT_EQ(std::memcmp(x.data(), y.data(), sizeof(float) * x.size()), 0) << format_pos(p);
+    mob::fill(p, m.data());
+    ASSERT_EQ(std::memcmp(x.data(), m.data(), sizeof(float) * m.size()), 0) << format_pos(p);
+    const std::vector<float> want = reference_reach_features(p);
+    for (size_t i = 0; i < want.size(); ++i)
+      ASSERT_EQ(std::memcmp(&x[rch::kMeTrapped + i], &want[i], sizeof(float)), 0)
+          << format_pos(p) << " " << rch::label(rch::kMeTrapped + static_cast<int>(i)) << " "
+          << x[rch::kMeTrapped + i] << " " << want[i];
+    rch::fill(p.with_side_to_move(~p.side_to_move()), y.data());
+    for (int i = rch::kMeTrapped; i < rch::kNumInputs; ++i) {
+      EXPECT_GE(x[i], 0.0f) << rch::label(i);
+      EXPECT_LE(x[i], 1.0f) << rch::label(i);
+    }
+    for (int k = 0; k < 4; ++k) {
+      EXPECT_EQ(y[rch::kMeTrapped + k], x[rch::kOppTrapped + k]);
+      EXPECT_EQ(y[rch::kOppTrapped + k], x[rch::kMeTrapped + k]);
+      if (k > 0) EXPECT_LE(x[rch::kMeTrapped + k], x[rch::kMeTrapped + k - 1]);  // k+1 => k
+    }
+    for (int slot : {rch::kMeRearReach, rch::kMeRollsFull, rch::kMePipsLost}) {
+      EXPECT_EQ(y[slot], x[slot + 1]) << rch::label(slot);
+      EXPECT_EQ(y[slot + 1], x[slot]) << rch::label(slot);
+    }
+    // A roll is played whole exactly when it loses no pips.
+    EXPECT_EQ(x[rch::kMeRollsFull] == 1.0f, x[rch::kMePipsLost] == 0.0f) << format_pos(p);
+    ++checked;
+    trapped += x[rch::kMeTrapped] > 0 || x[rch::kOppTrapped] > 0;
+    not_full += x[rch::kMeRollsFull] < 1 || x[rch::kOppRollsFull] < 1;
+    lost += x[rch::kMePipsLost] > 0.05f || x[rch::kOppPipsLost] > 0.05f;
+  }
+  EXPECT_GT(checked, 2000);
+  EXPECT_GT(trapped, 100);
+  EXPECT_GT(not_full, 10);
+  EXPECT_GT(lost, 5);
+}
+
+// Hand-counted cases: the start, a lone White checker on 10 behind Black's five points 9..5,
+// and a bear-off where steps past the board are open.
+TEST(Encoder, ReachByHand) {
+  auto x = encode(rch::encoder(), Position::start());
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(x[rch::kMeTrapped + k], 0.0f) << k;
+  // One checker may leave the head, and the opponent's head on my 12 stops it: 6-6 plays one
+  // step (18 pips lost), 4-4 two (8 lost), 3-3 three (3 lost); every other roll plays whole.
+  EXPECT_FLOAT_EQ(x[rch::kMeRollsFull], 33.0f / 36);
+  EXPECT_FLOAT_EQ(x[rch::kMePipsLost], (18 + 8 + 3) / 36.0f / (49.0f / 6));
+  // The head checker's reach: a + b on every non-double (none sums to 12), 6, 8, 9 on 6-6, 4-4,
+  // 3-3 and 4d on the other doubles.
+  EXPECT_FLOAT_EQ(x[rch::kMeRearReach], (2 * 105 + 6 + 8 + 9 + 4 * (1 + 2 + 5)) / (36.0f * 24));
+  EXPECT_EQ(x[rch::kOppRollsFull], x[rch::kMeRollsFull]);
+  EXPECT_EQ(rch::label(rch::kMeTrapped), "me.trapped[3]");
+  EXPECT_EQ(rch::label(rch::kOppTrapped + 3), "opp.trapped[6]");
+  EXPECT_EQ(rch::label(rch::kOppPipsLost), "opp.pips.lost");
+  EXPECT_NE(error_of([] { rch::label(rch::kNumInputs); }).find("reach-v1 has 247 inputs"),
+            std::string::npos);
+
+  std::array<int, kNumPoints> points{};
+  points[10 - 1] = 1;
+  for (int p = 5; p <= 9; ++p) points[p - 1] = -2;
+  x = encode(rch::encoder(), Position::from_points(points, Side::White));
+  // The run 9..5 starts one pip in front of the checker: five long.
+  EXPECT_FLOAT_EQ(x[rch::kMeTrapped + 0], 1.0f / 15);
+  EXPECT_FLOAT_EQ(x[rch::kMeTrapped + 2], 1.0f / 15);
+  EXPECT_EQ(x[rch::kMeTrapped + 3], 0.0f);
+  // Only 10 -> 4 is open; then 4 -> 3, 2, 1 (not 0 or below: the checker is not home).
+  // Reach 7, 8, 9 with 6-1, 6-2, 6-3; 6 with 6-4, 6-5, 6-6; 0 otherwise.
+  EXPECT_FLOAT_EQ(x[rch::kMeRearReach], (2 * (7 + 8 + 9 + 6 + 6) + 6) / (36.0f * 24));
+  EXPECT_FLOAT_EQ(x[rch::kMeRollsFull], 6.0f / 36);
+  // Lost: a + b for the ten rolls in 1..5 (120 pips over the ordered rolls), 4 and 5 with 6-4 and
+  // 6-5, 4d for the doubles 1..5 and 18 for 6-6.
+  EXPECT_FLOAT_EQ(x[rch::kMePipsLost], (120 + 2 * (4 + 5) + 60 + 18) / 36.0f / (49.0f / 6));
+  // Black's ten checkers (its routes 17..21) face only my one point: free, every roll played.
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(x[rch::kOppTrapped + k], 0.0f);
+  EXPECT_EQ(x[rch::kOppRollsFull], 1.0f);
+  EXPECT_EQ(x[rch::kOppPipsLost], 0.0f);
+
+  // Bearing off: steps past the board are open, so four checkers home play every roll; with
+  // one checker left, on 1, a roll plays one die (the smaller lost) or one step of a double.
+  points = {};
+  for (int p = 1; p <= 4; ++p) points[p - 1] = 1;
+  points[20 - 1] = -15;
+  x = encode(rch::encoder(), Position::from_points(points, Side::White));
+  EXPECT_EQ(x[rch::kMeRollsFull], 1.0f);
+  EXPECT_EQ(x[rch::kMePipsLost], 0.0f);
+  // From 4: a + b, except max(a, b) when both dice exceed 3 (no point to pass through); the
+  // doubles 1..6 reach 4, 4, 6, 4, 5, 6.
+  EXPECT_FLOAT_EQ(x[rch::kMeRearReach], (2 * (105 - 30 + 17) + 29) / (36.0f * 24));
+  points = {};
+  points[1 - 1] = 1;
+  points[20 - 1] = -15;
+  x = encode(rch::encoder(), Position::from_points(points, Side::White));
+  EXPECT_EQ(x[rch::kMeRollsFull], 0.0f);
+  EXPECT_FLOAT_EQ(x[rch::kMePipsLost], (70 + 3 * 21) / 36.0f / (49.0f / 6));
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ def sample_positions(n_games=3, every=5):
 
 
 def test_encoder_ids_and_labels():
-    assert nardy.encoder_ids() == ["raw-v1", "extended-v1", "mobility-v1"]
+    assert nardy.encoder_ids() == ["raw-v1", "extended-v1", "mobility-v1", "reach-v1"]
     for eid in nardy.encoder_ids():
         enc = nardy.Encoder(eid)
         labels = enc.labels()
@@ -38,6 +38,10 @@ def test_encoder_ids_and_labels():
     assert mobility.num_inputs == 233
     assert mobility.labels()[:215] == nardy.Encoder("extended").labels()
     assert mobility.labels()[215] == "me.open[1]" and mobility.labels()[-1] == "opp.rear.free"
+    # reach-v1 is mobility-v1 plus what a whole roll can do (nn/encoder_reach.h).
+    reach = nardy.Encoder("reach")
+    assert reach.num_inputs == 247 and reach.labels()[:233] == mobility.labels()
+    assert reach.labels()[233] == "me.trapped[3]" and reach.labels()[-1] == "opp.pips.lost"
 
 
 def test_encode_shapes_and_inputs():
