@@ -643,8 +643,8 @@ std::vector<float> reference_reach_features(const Position& pos) {
 }
 
 // reach-v1 is mobility-v1 followed by its 14 features, which equal the plain reference bit for
-// bit (with the popcnt instruction where the CPU has it, and without), each in [0, 1], the two sides' swapping when the other side is to move; they vary on
-// positions from random games.
+// bit (with the popcnt instruction where the CPU has it, and without), each in [0, 1], the two
+// sides' swapping when the other side is to move; they vary on positions from random games.
 TEST(Encoder, ReachExtendsMobilityAndSwapsWithTheSideToMove) {
   std::vector<float> x(rch::kNumInputs), y(rch::kNumInputs), m(mob::kNumInputs);
   int checked = 0, trapped = 0, not_full = 0, lost = 0;
