@@ -193,7 +193,8 @@ void bind_labels(py::module_& m) {
       py::arg("widen") = std::vector<int>{},
       "Fits a net (from the checkpoint `init`, widened first to the hidden widths `widen` and\n"
       "given the inputs of `encoder` if those are given (an encoder extending the init's, e.g.\n"
-      "'mobility' for an extended net: the new inputs start with zero weights), or fresh of\n"
+      "'mobility' for an extended net, 'reach' for a mobility one: the new inputs start with zero\n"
+      "weights), or fresh of\n"
       "`encoder` (default 'raw') and `hidden`) to the label file\n"
       "`data` (or a list of label files, fitted as one data set) with LibTorch's Adam or SGD, a "
       "held-out split by game and early stopping (the first `lr_drops` plateaus met by going on\n"
