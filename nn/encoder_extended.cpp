@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "nn/bit_count.h"
+#include "nn/encoder_extension.h"
 
 namespace nardy::extended_v1 {
 namespace {
@@ -179,31 +180,6 @@ constexpr Quotients<kStartPips + 1> kOfStartPips(static_cast<float>(kStartPips))
 constexpr Quotients<2 * kStartPips + 1, -kStartPips> kOf120(120.0f);
 
 // Writes the features of slots kMePips.. into f[0 .. kNumFeatures) (f[i] is slot kMePips + i).
-void fill_features(const Position& pos, float* f);
-
-class ExtendedEncoder final : public Encoder {
- public:
-  std::string name() const override { return "extended"; }
-  int version() const override { return 1; }
-  int num_inputs() const override { return kNumInputs; }
-  std::string extends() const override { return raw_v1::encoder().id(); }
-  void fill(const Position& pos, std::span<float> out) const override {
-    extended_v1::fill(pos, out.data());
-  }
-  // raw-v1's board comparison for slots 0..196 (they are raw-v1's), then the 18 features of
-  // `pos` against base_x's: the same rows and coefficients as comparing the full encodings.
-  int fill_difference(const Position& base, std::span<const float> base_x, const Position& pos,
-                      int* rows, float* coef, std::span<float> scratch) const override {
-    if (base.side_to_move() != pos.side_to_move())
-      return Encoder::fill_difference(base, base_x, pos, rows, coef, scratch);
-    int count = raw_v1::fill_difference(base, base_x.data(), pos, rows, coef);
-    float f[kNumFeatures];
-    fill_features(pos, f);
-    return append_changed_inputs(f, kNumFeatures, kMePips, base_x.data(), rows, coef, count);
-  }
-  std::string input_label(int i) const override { return label(i); }
-};
-
 void fill_features(const Position& pos, float* f) {
   // Integer summaries of the 24 counts (vectorised sums), the rest from bit masks of the points
   // each side holds (bit r-1 for the mover's route r, or bit q-1 for the opponent's route q).
@@ -308,7 +284,8 @@ std::string label(int i) {
 }
 
 const Encoder& encoder() {
-  static const ExtendedEncoder kEncoder;
+  static const ExtendingEncoder kEncoder(
+      {"extended", 1, &raw_v1::encoder(), kNumFeatures, extended_v1::fill, fill_features, label});
   return kEncoder;
 }
 

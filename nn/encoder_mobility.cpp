@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "nn/bit_count.h"
+#include "nn/encoder_extension.h"
 #include "nn/side_masks.h"
 
 namespace nardy::mobility_v1 {
@@ -73,29 +74,6 @@ void fill_features(const Position& pos, float* f) {
   fill_features(pos, f, both);
 }
 
-class MobilityEncoder final : public Encoder {
- public:
-  std::string name() const override { return "mobility"; }
-  int version() const override { return 1; }
-  int num_inputs() const override { return kNumInputs; }
-  std::string extends() const override { return extended_v1::encoder().id(); }
-  void fill(const Position& pos, std::span<float> out) const override {
-    mobility_v1::fill(pos, out.data());
-  }
-  // extended-v1's difference for slots 0..214 (they are extended-v1's), then the features of
-  // `pos` against base_x's: the same rows and coefficients as comparing the full encodings.
-  int fill_difference(const Position& base, std::span<const float> base_x, const Position& pos,
-                      int* rows, float* coef, std::span<float> scratch) const override {
-    if (base.side_to_move() != pos.side_to_move())
-      return Encoder::fill_difference(base, base_x, pos, rows, coef, scratch);
-    int count = extended_v1::encoder().fill_difference(base, base_x, pos, rows, coef, scratch);
-    float f[kNumFeatures];
-    fill_features(pos, f);
-    return append_changed_inputs(f, kNumFeatures, kMeOpen, base_x.data(), rows, coef, count);
-  }
-  std::string input_label(int i) const override { return label(i); }
-};
-
 }  // namespace
 
 void fill(const Position& pos, float* out) {
@@ -123,7 +101,9 @@ std::string label(int i) {
 }
 
 const Encoder& encoder() {
-  static const MobilityEncoder kEncoder;
+  static const ExtendingEncoder kEncoder(
+      {"mobility", 1, &extended_v1::encoder(), kNumFeatures, mobility_v1::fill,
+       [](const Position& pos, float* f) { fill_features(pos, f); }, label});
   return kEncoder;
 }
 
