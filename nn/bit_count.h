@@ -36,6 +36,28 @@ inline bool cpu_has_popcnt() {
 #endif
 }
 
+// An encoder's feature body compiled twice: kPlainBody (its count_bits<false> instantiation)
+// as it is, and kPopcntBody (count_bits<true>) inlined into a function compiled for the popcnt
+// instruction. pick() chooses once for this CPU; plain() is the path tests compare it with.
+template <class Arg, void (*kPlainBody)(const Arg*, float*),
+          void (*kPopcntBody)(const Arg*, float*)>
+struct PopcntTwins {
+  using Fn = void (*)(const Arg*, float*);
+  static void plain(const Arg* a, float* f) { kPlainBody(a, f); }
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+  [[gnu::target("popcnt")]] static void popcnt(const Arg* a, float* f) {
+    kPopcntBody(a, f);
+  }
+  static Fn pick() {
+    return cpu_has_popcnt() ? popcnt : plain;
+  }
+#else
+  static Fn pick() {
+    return plain;
+  }
+#endif
+};
+
 // A mask of route bits r-1 (one side's coordinates) as the other side's route bits q-1, with
 // q = opponent_route(r) = r ± 12: the two halves of the board swap.
 constexpr uint32_t to_other_route(uint32_t m) {

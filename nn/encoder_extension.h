@@ -26,7 +26,12 @@ class ExtendingEncoder final : public Encoder {
     void (*features)(const Position&, float*);  // the num_features values after the base's
     std::string (*label)(int);                  // of input i; throws Error out of range
   };
-  explicit ExtendingEncoder(const Spec& spec) : s_(spec) {}
+  // Throws Error when the spec has more features than fill_difference's buffer holds.
+  explicit ExtendingEncoder(const Spec& spec) : s_(spec) {
+    if (s_.num_features < 1 || s_.num_features > kMaxFeatures)
+      throw Error(std::string("encoder ") + s_.name + ": " + std::to_string(s_.num_features) +
+                  " features after its base's inputs; 1.." + std::to_string(kMaxFeatures) + " fit");
+  }
 
   std::string name() const override { return s_.name; }
   int version() const override { return s_.version; }

@@ -45,32 +45,18 @@ template <bool kPopcnt>
                            f + (kMeRollsHalf - kMeOpen) + s, f + (kMeRearFree - kMeOpen) + s);
 }
 
-using BothSides = void (*)(const SideMasks*, float*);
-void both_sides_plain(const SideMasks* side, float* f) {
-  both_sides<false>(side, f);
-}
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-// 48 counts per position: the instruction takes ~13% off a 1-ply move (docs/performance.md).
-[[gnu::target("popcnt")]] void both_sides_popcnt(const SideMasks* side, float* f) {
-  both_sides<true>(side, f);
-}
-BothSides pick_both_sides() {
-  return cpu_has_popcnt() ? both_sides_popcnt : both_sides_plain;
-}
-#else
-BothSides pick_both_sides() {
-  return both_sides_plain;
-}
-#endif
+// Its bit counts with the popcnt instruction where the CPU has it: 48 per position take ~13%
+// off a 1-ply move (docs/performance.md).
+using BothSides = PopcntTwins<SideMasks, both_sides<false>, both_sides<true>>;
 
 // Writes the features of slots kMeOpen.. into f[0 .. kNumFeatures).
-void fill_features(const Position& pos, float* f, BothSides both) {
+void fill_features(const Position& pos, float* f, BothSides::Fn both) {
   SideMasks side[2];
   side_masks(pos.mover_board().data(), &side[0], &side[1]);
   both(side, f);
 }
 void fill_features(const Position& pos, float* f) {
-  static const BothSides both = pick_both_sides();
+  static const BothSides::Fn both = BothSides::pick();
   fill_features(pos, f, both);
 }
 
@@ -83,7 +69,7 @@ void fill(const Position& pos, float* out) {
 
 void fill_portable(const Position& pos, float* out) {
   extended_v1::fill(pos, out);
-  fill_features(pos, out + kMeOpen, both_sides_plain);
+  fill_features(pos, out + kMeOpen, BothSides::plain);
 }
 
 std::string label(int i) {

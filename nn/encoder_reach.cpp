@@ -164,31 +164,17 @@ template <bool kPopcnt>
                            f + (kMeRollsFull - kMeTrapped) + s, f + (kMePipsLost - kMeTrapped) + s);
 }
 
-using BothSides = void (*)(const ReachSide*, float*);
-void both_sides_plain(const ReachSide* side, float* f) {
-  both_sides<false>(side, f);
-}
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-[[gnu::target("popcnt")]] void both_sides_popcnt(const ReachSide* side, float* f) {
-  both_sides<true>(side, f);
-}
-BothSides pick_both_sides() {
-  return cpu_has_popcnt() ? both_sides_popcnt : both_sides_plain;
-}
-#else
-BothSides pick_both_sides() {
-  return both_sides_plain;
-}
-#endif
+// Its bit counts with the popcnt instruction where the CPU has it.
+using BothSides = PopcntTwins<ReachSide, both_sides<false>, both_sides<true>>;
 
 // Writes the features of slots kMeTrapped.. into f[0 .. kNumFeatures).
-void fill_features(const Position& pos, float* f, BothSides both) {
+void fill_features(const Position& pos, float* f, BothSides::Fn both) {
   ReachSide side[2];
   reach_sides(pos, &side[0], &side[1]);
   both(side, f);
 }
 void fill_features(const Position& pos, float* f) {
-  static const BothSides both = pick_both_sides();
+  static const BothSides::Fn both = BothSides::pick();
   fill_features(pos, f, both);
 }
 
@@ -201,7 +187,7 @@ void fill(const Position& pos, float* out) {
 
 void fill_portable(const Position& pos, float* out) {
   mobility_v1::fill_portable(pos, out);
-  fill_features(pos, out + kMeTrapped, both_sides_plain);
+  fill_features(pos, out + kMeTrapped, BothSides::plain);
 }
 
 std::string label(int i) {
