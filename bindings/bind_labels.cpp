@@ -131,7 +131,7 @@ void bind_labels(py::module_& m) {
          const std::string& optimizer, double lr, int batch, int epochs, int patience,
          double holdout, uint64_t seed, const std::string& encoder, std::vector<int> hidden,
          bool verbose, int lr_drops, double lr_drop, double sibling_weight,
-         std::vector<int> widen) {
+         std::vector<int> widen, uint64_t split_seed) {
         FitRunOptions o;
         if (py::isinstance<py::str>(data) || py::hasattr(data, "__fspath__"))
           o.data = {py::str(data).cast<std::string>()};
@@ -151,6 +151,7 @@ void bind_labels(py::module_& m) {
         o.fit.seed = seed;
         o.net_seed = seed;
         o.holdout = holdout;
+        o.split_seed = split_seed;
         o.shape.encoder = encoder_by_name(encoder.empty() ? "raw" : encoder).id();
         o.shape.hidden = hidden;
         if (!init.empty()) o.encoder = encoder;
@@ -190,14 +191,16 @@ void bind_labels(py::module_& m) {
       py::arg("holdout") = 0.1, py::arg("seed") = 1, py::arg("encoder") = "",
       py::arg("hidden") = std::vector<int>{128}, py::arg("verbose") = false,
       py::arg("lr_drops") = 0, py::arg("lr_drop") = 0.1, py::arg("sibling_weight") = 0.0,
-      py::arg("widen") = std::vector<int>{},
+      py::arg("widen") = std::vector<int>{}, py::arg("split_seed") = 0,
       "Fits a net (from the checkpoint `init`, widened first to the hidden widths `widen` and\n"
       "given the inputs of `encoder` if those are given (an encoder extending the init's, e.g.\n"
       "'mobility' for an extended net, 'reach' for a mobility one: the new inputs start with zero\n"
       "weights), or fresh of\n"
       "`encoder` (default 'raw') and `hidden`) to the label file\n"
       "`data` (or a list of label files, fitted as one data set) with LibTorch's Adam or SGD, a "
-      "held-out split by game and early stopping (the first `lr_drops` plateaus met by going on\n"
+      "held-out split by game (`split_seed` > 0: by a hash of it, each file's labelling seed\n"
+      "and the game, the same whatever the other files) and early stopping (the first\n"
+      "`lr_drops` plateaus met by going on\n"
       "from the best epoch at the lr times `lr_drop`; `sibling_weight` > 0 adds the error of\n"
       "each position's equity relative to its siblings, nardy label's top results), and\n"
       "writes the checkpoint `out` = `nardy fit`. Returns {epochs: [{epoch, train_loss,\n"

@@ -72,6 +72,11 @@ void add_fit_command(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1e-6, 0.999999));
   add_seed_option(*cmd, a->o.fit.seed, "Seed of the split, the minibatch order and a fresh net");
+  cmd->add_option("--split-seed", a->o.split_seed,
+                  "Hold out games by a hash of (this seed, the file's labelling seed, game) "
+                  "instead of (--seed, the file's place, game): the same games of a file in "
+                  "every fit with this seed, whatever the other files; 0: off")
+      ->capture_default_str();
   cmd->add_option("--shards", a->o.fit.shards,
                   "Cut every minibatch into N parts, each with its own gradient, added in part "
                   "order before the step: what N ranks compute (the same weights as --shards N "

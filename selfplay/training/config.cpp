@@ -511,6 +511,14 @@ std::vector<Field> make_fields() {
       "generation)",
       [](TrainConfig& c, const YAML::Node& n) { c.fit.seed = parse_unsigned(n); },
       [](const TrainConfig& c) { return YAML::Node(std::to_string(c.fit.seed)); });
+  add(
+      "fit.holdout_stable", "bool",
+      "hold out the same games of a label file in every generation's fit (a hash of run.seed, "
+      "the file's labelling seed and the game; else of the fit's seed, the file's place and the "
+      "game), so a fit pooling labels the current net was fitted to holds none of its training "
+      "games out (data_window > 1)",
+      [](TrainConfig& c, const YAML::Node& n) { c.fit.holdout_stable = parse_bool(n); },
+      [](const TrainConfig& c) { return boolean(c.fit.holdout_stable); });
   add_integer(
       "fit.shards",
       "parts of every minibatch, each with its own gradient, added in order, {range}: what that "

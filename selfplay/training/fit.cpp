@@ -1,5 +1,6 @@
 #include "selfplay/training/fit.h"
 
+#include <charconv>
 #include <cstdio>
 #include <set>
 
@@ -18,6 +19,30 @@ constexpr uint64_t kSplitSalt = 0x73706c6974ULL;  // "split"
 bool held_out(uint64_t seed, uint64_t game, double fraction) {
   const uint64_t h = mix_seed(mix_seed(seed ^ kSplitSalt) + game);
   return static_cast<double>(h >> 11) * 0x1.0p-53 < fraction;
+}
+
+// What the split hashes for the games of each file (FitRunOptions::split_seed): the file's
+// place in the list, or with a split seed its labelling seed, mixed.
+std::vector<uint64_t> split_keys(const FitRunOptions& o, const std::vector<LabelFile>& files) {
+  std::vector<uint64_t> keys(files.size());
+  for (size_t f = 0; f < files.size(); ++f) {
+    if (o.split_seed == 0) {
+      keys[f] = static_cast<uint64_t>(f) << 32;
+      continue;
+    }
+    const std::string seed = files[f].header.get("seed");
+    const std::string here = "fit: label file '" + o.data[f] + "'";
+    if (seed.empty())
+      throw Error(here + " has no 'seed' in its header, which a split by the files' seeds " +
+                  "(--split-seed, fit.stable_split) needs");
+    uint64_t value = 0;
+    const char* end = seed.data() + seed.size();
+    const auto [ptr, ec] = std::from_chars(seed.data(), end, value);
+    if (ec != std::errc() || ptr != end)
+      throw Error(here + ": header 'seed' is '" + seed + "', not an unsigned integer");
+    keys[f] = mix_seed(value);
+  }
+  return keys;
 }
 
 }  // namespace
@@ -95,10 +120,12 @@ FitRunResult fit_here(const FitRunOptions& options,
   FitData train, heldout;
   std::set<uint64_t> train_games, heldout_games;
   const int ni = net.num_inputs();
+  const std::vector<uint64_t> keys = split_keys(o, files);
+  const uint64_t split_seed = o.split_seed ? o.split_seed : o.fit.seed;
   for (size_t f = 0; f < files.size(); ++f) {
     for (const LabelRecord& rec : files[f].records) {
-      const uint64_t game = rec.game + (static_cast<uint64_t>(f) << 32);
-      const bool h = held_out(o.fit.seed, game, o.holdout);
+      const uint64_t game = keys[f] + rec.game;
+      const bool h = held_out(split_seed, game, o.holdout);
       FitData& d = h ? heldout : train;
       (h ? heldout_games : train_games).insert(game);
       d.inputs.resize(d.inputs.size() + static_cast<size_t>(ni));
@@ -169,6 +196,7 @@ FitRunResult fit_here(const FitRunOptions& options,
     std::snprintf(buf, sizeof buf, "%d x %g", r.fit.lr_drops, o.fit.lr_drop);
     put("lr_drops", buf);
   }
+  if (o.split_seed) put("split_seed", std::to_string(o.split_seed));
   put("best_epoch", std::to_string(r.fit.best_epoch));
   std::snprintf(buf, sizeof buf, "%.6f", r.fit.epochs.front().heldout_loss);
   put("heldout_loss_initial", buf);

@@ -43,7 +43,13 @@ struct FitRunOptions {
   NetShape shape;  // for a fresh net (num_outputs follows the data's rules)
   uint64_t net_seed = 1;
   double holdout = 0.1;  // fraction of games held out, (0, 1)
-  FitOptions fit;        // fit.seed also seeds the split
+  FitOptions fit;        // fit.seed also seeds the split unless split_seed is set
+  // The held-out split. 0: games held out by a hash of (fit.seed, the file's place in `data`,
+  // game). Nonzero: by a hash of (split_seed, the file's labelling seed from its header, game),
+  // so a file's held-out games are the same whatever fit.seed, the other files and their order:
+  // a fit that pools label files an earlier fit (with the same split_seed) was fitted to then
+  // holds out none of the games that fit trained on. Every file needs a 'seed' in its header.
+  uint64_t split_seed = 0;
   // Ranks sharing the fit (selfplay/distributed/world.h; null: this process alone): every rank
   // reads the label files (each needs them), computes its part of every minibatch
   // (FitOptions::shards = the ranks, nn/supervised_fit.h) and all-gathers the others', so R

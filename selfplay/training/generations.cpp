@@ -37,6 +37,7 @@ constexpr uint64_t kLabelSalt = 0x6c6162656c73ULL;  // "labels"
 constexpr uint64_t kFitSalt = 0x666974ULL;          // "fit"
 constexpr uint64_t kGateSalt = 0x67617465ULL;       // "gate"
 constexpr uint64_t kBenchSalt = 0x62656e6368ULL;    // "bench"
+constexpr uint64_t kHoldoutSalt = 0x686f6c64ULL;    // "hold"
 
 uint64_t stage_seed(uint64_t run_seed, uint64_t salt, int generation, int64_t index) {
   return mix_seed(mix_seed(mix_seed(run_seed ^ salt) + static_cast<uint64_t>(generation)) +
@@ -426,6 +427,12 @@ class Generations {
     return files;
   }
 
+  // The seed of the held-out split by label file and game (fit.holdout_stable), the same in
+  // every generation of the run; 0: the fit's own split.
+  uint64_t holdout_split_seed() const {
+    return c_.fit.holdout_stable ? stage_seed(c_.run.seed, kHoldoutSalt, 0, 0) | 1 : 0;
+  }
+
   // A data_window reaching back to the generation whose candidate is the current net makes the
   // fit read labels that net was itself fitted to. The fit draws its held-out games anew, so
   // most of those held out now were its training games: its held-out loss starts out biased
@@ -435,11 +442,20 @@ class Generations {
   void warn_refitted_labels(int g) const {
     const int p = current_generation();
     if (p == 0 || !world_.is_root() || std::max(1, g - c_.generations.data_window + 1) > p) return;
+    // With fit.holdout_stable the current net's own fit held out the same games (its
+    // checkpoint says with which split seed).
+    const uint64_t split = holdout_split_seed();
+    if (split != 0) {
+      const auto extra = ValueNet::load(file(state_.current)).info().extra;
+      const auto it = extra.find("fit.split_seed");
+      if (it != extra.end() && it->second == std::to_string(split)) return;
+    }
     line("warning: generation " + std::to_string(g) + "'s fit reads the labels of " +
              generation_dir_name(p) + ", which the current net (" + state_.current +
              ") was fitted to: most of their held-out games were its training games, so its "
              "held-out loss starts low and early stopping tends to keep it as it is. "
-             "generations.pool_same_labeller adds labels without this (docs/training.md)",
+             "fit.holdout_stable (set before that net's fit) or generations.pool_same_labeller "
+             "add labels without this (docs/training.md)",
          true);
   }
 
@@ -493,6 +509,7 @@ class Generations {
     o.fit.lr_drop = c_.fit.lr_drop;
     o.fit.sibling_weight = c_.fit.sibling_weight;
     o.fit.seed = c_.fit.seed > 0 ? c_.fit.seed : stage_seed(c_.run.seed, kFitSalt, g, 0);
+    o.split_seed = holdout_split_seed();
     o.fit.shards = c_.fit.shards;
     o.world = world;       // with fit.split on R ranks: R shards, one per rank
     struct TorchThreads {  // the fit's LibTorch threads, back to one after it (or a stop)

@@ -52,6 +52,15 @@ def test_label_read_and_fit_round_trip(tmp_path):
     assert both["train_positions"] + both["heldout_positions"] == 2 * len(labels["ids"])
     assert nardy.load_checkpoint(both["checkpoint"]).info["extra"]["fit.data"] == \
         f"{tmp_path / 'a.lbl'}; {tmp_path / 'b.lbl'}"
+    # split_seed: a file's held-out games follow its labelling seed, not its place (a and b are
+    # the same records, seed 3, so they hold out the same games: twice those of a alone).
+    alone = nardy.fit(str(tmp_path / "a.lbl"), str(tmp_path / "s.pt"), init=str(init), epochs=1,
+                      holdout=0.3, split_seed=9)
+    paired = nardy.fit([str(tmp_path / "a.lbl"), tmp_path / "b.lbl"], str(tmp_path / "s2.pt"),
+                       init=str(init), epochs=1, holdout=0.3, split_seed=9, seed=4)
+    assert paired["heldout_positions"] == 2 * alone["heldout_positions"]
+    assert paired["epochs"][0]["heldout_loss"] == pytest.approx(alone["epochs"][0]["heldout_loss"])
+    assert nardy.load_checkpoint(paired["checkpoint"]).info["extra"]["fit.split_seed"] == "9"
 
 
 def test_top_results_siblings_and_the_fit_options(tmp_path):

@@ -205,9 +205,10 @@ TEST(SupervisedFit, BadOptionsAndData) {
 
 // A label file of teacher targets, `games` games of 8 positions each.
 void write_teacher_labels(const std::string& path, const ValueNet& teacher, int games,
-                          const Rules& rules = Rules{}) {
+                          const Rules& rules = Rules{}, const std::string& seed = "") {
   LabelHeader h;
   h.fields = {{"labeler", "teacher"}, {"rollouts", "0"}, {"rules", rules.to_string()}};
+  if (!seed.empty()) h.fields.emplace_back("seed", seed);
   std::string bytes = h.to_text();
   const auto positions = testing::sample_positions(5, 8);
   for (int g = 0; g < games; ++g) {
@@ -426,6 +427,54 @@ TEST(FitRun, SeveralFilesAreOneDataSetAndKeepTheFirstFilesSplit) {
             2 * (b.train_positions + b.heldout_positions));
   const auto extra = ValueNet::load(tmp.file("ab.pt")).info().extra;
   EXPECT_EQ(extra.at("fit.data"), tmp.file("a.lbl") + "; " + tmp.file("b.lbl"));
+}
+
+// --split-seed: a file's held-out games depend on the split seed, its labelling seed and the
+// game only, not on --seed, the other files or their order (the same held-out positions: the
+// same count and the same initial held-out loss of one init); without it they follow the
+// file's place in the list. A file without a labelling seed is refused by name.
+TEST(FitRun, SplitSeedHoldsOutTheSameGamesOfAFileWhateverTheOtherFiles) {
+  testing::TempDir tmp;
+  const ValueNet teacher = ValueNet::create(small_shape(8), 7);
+  const std::string a = tmp.file("a.lbl"), b = tmp.file("b.lbl");
+  write_teacher_labels(a, teacher, 40, Rules{}, "11");
+  write_teacher_labels(b, teacher, 30, Rules{}, "12");
+  ValueNet::create(small_shape(6), 3).save(tmp.file("init.pt"), CheckpointInfo{});
+  auto fit = [&](std::vector<std::string> data, uint64_t seed, uint64_t split_seed) {
+    FitRunOptions o;
+    o.init = tmp.file("init.pt");
+    o.fit.max_epochs = 1;
+    o.fit.seed = seed;
+    o.split_seed = split_seed;
+    o.holdout = 0.3;
+    o.data = std::move(data);
+    o.out = tmp.file("out.pt");
+    return run_fit(o);
+  };
+  auto initial = [](const FitRunResult& r) { return r.fit.epochs.front().heldout_loss; };
+  const FitRunResult ab = fit({a, b}, 1, 5), ba = fit({b, a}, 2, 5);
+  EXPECT_EQ(ab.heldout_positions, ba.heldout_positions);
+  EXPECT_EQ(ab.heldout_games, ba.heldout_games);
+  EXPECT_NEAR(initial(ab), initial(ba), 1e-6 * initial(ab));
+  const FitRunResult only_a = fit({a}, 3, 5), only_b = fit({b}, 4, 5);
+  EXPECT_EQ(only_a.heldout_positions + only_b.heldout_positions, ab.heldout_positions);
+  EXPECT_EQ(ValueNet::load(tmp.file("out.pt")).info().extra.at("fit.split_seed"), "5");
+  // Another split seed holds out other games; without one the order of the files matters.
+  const FitRunResult other = fit({a, b}, 1, 6);
+  EXPECT_NE(initial(other), initial(ab));
+  const FitRunResult ab0 = fit({a, b}, 1, 0), ba0 = fit({b, a}, 1, 0);
+  EXPECT_NE(initial(ab0), initial(ba0));
+  EXPECT_EQ(ValueNet::load(tmp.file("out.pt")).info().extra.count("fit.split_seed"), 0u);
+  // Files without a labelling seed, or with a bad one.
+  write_teacher_labels(tmp.file("n.lbl"), teacher, 30);
+  std::string e = error_of([&] { fit({a, tmp.file("n.lbl")}, 1, 5); });
+  EXPECT_NE(e.find("n.lbl"), std::string::npos) << e;
+  EXPECT_NE(e.find("no 'seed'"), std::string::npos) << e;
+  write_teacher_labels(tmp.file("x.lbl"), teacher, 30, Rules{}, "12x");
+  e = error_of([&] { fit({tmp.file("x.lbl")}, 1, 5); });
+  EXPECT_NE(e.find("x.lbl"), std::string::npos) << e;
+  EXPECT_NE(e.find("'12x'"), std::string::npos) << e;
+  EXPECT_NO_THROW(fit({tmp.file("n.lbl")}, 1, 0));
 }
 
 }  // namespace

@@ -297,11 +297,14 @@ TEST_F(GenerationsTest, PoolsTheLabelsOfTheCurrentNetSinceItsPromotion) {
 
 // A data_window reaching back to the current net's own generation: the fit reads labels that
 // net was fitted to (its held-out loss biased low there), and the run says so in a warning; the
-// same run with data_window 1, or after a rejected candidate, does not.
+// same run with data_window 1, after a rejected candidate, or with fit.holdout_stable (every fit
+// holds out the same games of a file, named by the split seed in each candidate) does not.
 TEST_F(GenerationsTest, WarnsWhenTheFitReadsLabelsTheCurrentNetWasFittedTo) {
-  auto warnings = [&](const std::string& name, int window, const std::string& promote) {
+  auto warnings = [&](const std::string& name, int window, const std::string& promote,
+                      bool stable = false) {
     TrainConfig c = small_config(root_, name);
     c.generations.data_window = window;
+    c.fit.holdout_stable = stable;
     c.gate.promote = promote;
     if (promote == "h1") c.gate.elo0 = 900, c.gate.elo1 = 1000;  // every candidate rejected
     std::vector<std::string> lines, found;
@@ -317,6 +320,16 @@ TEST_F(GenerationsTest, WarnsWhenTheFitReadsLabelsTheCurrentNetWasFittedTo) {
   EXPECT_NE(w[0].find("generations.pool_same_labeller"), std::string::npos) << w[0];
   EXPECT_TRUE(warnings("w1", 1, "always").empty());
   EXPECT_TRUE(warnings("rejected", 2, "h1").empty());
+  EXPECT_TRUE(warnings("stable", 2, "always", true).empty());
+  auto split_seed = [&](const std::string& name, int g) {
+    const auto extra =
+        ValueNet::load(run(name) + "/gen-00" + std::to_string(g) + "/candidate.pt").info().extra;
+    const auto it = extra.find("fit.split_seed");
+    return it == extra.end() ? std::string() : it->second;
+  };
+  EXPECT_FALSE(split_seed("stable", 1).empty());
+  EXPECT_EQ(split_seed("stable", 2), split_seed("stable", 1));
+  EXPECT_EQ(split_seed("w2", 1), "");
 }
 
 TEST_F(GenerationsTest, ResumesFromWhatEachStageLeftOnDisk) {
