@@ -130,8 +130,8 @@ void bind_labels(py::module_& m) {
       [](const py::object& data, const std::string& out, const std::string& init,
          const std::string& optimizer, double lr, int batch, int epochs, int patience,
          double holdout, uint64_t seed, const std::string& encoder, std::vector<int> hidden,
-         bool verbose, int lr_drops, double lr_drop, double sibling_weight,
-         std::vector<int> widen, uint64_t split_seed) {
+         bool verbose, int lr_drops, double lr_drop, double sibling_weight, std::vector<int> widen,
+         uint64_t split_seed) {
         FitRunOptions o;
         if (py::isinstance<py::str>(data) || py::hasattr(data, "__fspath__"))
           o.data = {py::str(data).cast<std::string>()};

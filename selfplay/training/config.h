@@ -108,11 +108,12 @@ struct TrainConfig {
     double lr_drop = 0.3;
     double sibling_weight = 64;
     double holdout = 0.1;
-    int threads = 1;         // LibTorch threads; 0: run.threads
-    uint64_t seed = 0;       // > 0: the split and order's seed as given (`nardy fit --seed`)
-    int shards = 1;          // minibatch parts with a gradient each (on R ranks with split: R)
-    bool split = false;      // on several ranks: split the minibatches (else rank 0 fits alone)
-    bool holdout_stable = false;  // hold out the same games of a label file in every fit
+    int threads = 1;     // LibTorch threads; 0: run.threads
+    uint64_t seed = 0;   // > 0: the split and order's seed as given (`nardy fit --seed`)
+    int shards = 1;      // minibatch parts with a gradient each (on R ranks with split: R)
+    bool split = false;  // on several ranks: split the minibatches (else rank 0 fits alone)
+    // Hold out the same games of a label file in every generation's fit (fit.h: split_seed).
+    bool holdout_stable = false;
     std::string encoder;     // give the current net this encoder first ("": its own)
     std::vector<int> widen;  // widen the current net's hidden layers to these first ([]: no)
     bool operator==(const Fit&) const = default;
