@@ -34,7 +34,7 @@ std::vector<uint64_t> split_keys(const FitRunOptions& o, const std::vector<Label
     const std::string here = "fit: label file '" + o.data[f] + "'";
     if (seed.empty())
       throw Error(here + " has no 'seed' in its header, which a split by the files' seeds " +
-                  "(--split-seed, fit.stable_split) needs");
+                  "(--split-seed, fit.holdout_stable) needs");
     uint64_t value = 0;
     const char* end = seed.data() + seed.size();
     const auto [ptr, ec] = std::from_chars(seed.data(), end, value);
@@ -124,10 +124,10 @@ FitRunResult fit_here(const FitRunOptions& options,
   const uint64_t split_seed = o.split_seed ? o.split_seed : o.fit.seed;
   for (size_t f = 0; f < files.size(); ++f) {
     for (const LabelRecord& rec : files[f].records) {
-      const uint64_t game = keys[f] + rec.game;
-      const bool h = held_out(split_seed, game, o.holdout);
+      const bool h = held_out(split_seed, keys[f] + rec.game, o.holdout);
       FitData& d = h ? heldout : train;
-      (h ? heldout_games : train_games).insert(game);
+      // Counted per file: two files of one labelling seed are other games.
+      (h ? heldout_games : train_games).insert(rec.game + (static_cast<uint64_t>(f) << 32));
       d.inputs.resize(d.inputs.size() + static_cast<size_t>(ni));
       net.encoder().fill(rec.position,
                          std::span<float>(d.inputs.data() + d.inputs.size() - ni, ni));

@@ -458,6 +458,11 @@ TEST(FitRun, SplitSeedHoldsOutTheSameGamesOfAFileWhateverTheOtherFiles) {
   EXPECT_NEAR(initial(ab), initial(ba), 1e-6 * initial(ab));
   const FitRunResult only_a = fit({a}, 3, 5), only_b = fit({b}, 4, 5);
   EXPECT_EQ(only_a.heldout_positions + only_b.heldout_positions, ab.heldout_positions);
+  // Two files of one labelling seed hold out the same game numbers, counted as other games.
+  const FitRunResult bb = fit({b, b}, 1, 5);
+  EXPECT_EQ(bb.heldout_positions, 2 * only_b.heldout_positions);
+  EXPECT_EQ(bb.heldout_games, 2 * only_b.heldout_games);
+  EXPECT_EQ(bb.train_games + bb.heldout_games, 60);
   EXPECT_EQ(ValueNet::load(tmp.file("out.pt")).info().extra.at("fit.split_seed"), "5");
   // Another split seed holds out other games; without one the order of the files matters.
   const FitRunResult other = fit({a, b}, 1, 6);
@@ -470,6 +475,7 @@ TEST(FitRun, SplitSeedHoldsOutTheSameGamesOfAFileWhateverTheOtherFiles) {
   std::string e = error_of([&] { fit({a, tmp.file("n.lbl")}, 1, 5); });
   EXPECT_NE(e.find("n.lbl"), std::string::npos) << e;
   EXPECT_NE(e.find("no 'seed'"), std::string::npos) << e;
+  EXPECT_NE(e.find("fit.holdout_stable"), std::string::npos) << e;
   write_teacher_labels(tmp.file("x.lbl"), teacher, 30, Rules{}, "12x");
   e = error_of([&] { fit({tmp.file("x.lbl")}, 1, 5); });
   EXPECT_NE(e.find("x.lbl"), std::string::npos) << e;
