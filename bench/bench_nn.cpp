@@ -95,6 +95,7 @@ BENCHMARK_CAPTURE(BM_EncoderFill, raw, "raw-v1");
 BENCHMARK_CAPTURE(BM_EncoderFill, extended, "extended-v1");
 BENCHMARK_CAPTURE(BM_EncoderFill, mobility, "mobility-v1");
 BENCHMARK_CAPTURE(BM_EncoderFill, reach, "reach-v1");
+BENCHMARK_CAPTURE(BM_EncoderFill, zones, "zones-v1");
 
 // A trainer's turn without the TD step: legal moves, encoding of the base and of every
 // candidate, incremental evaluation. Items are candidates.

@@ -90,7 +90,7 @@ void add_fit_command(CLI::App& app) {
       ->check(CLI::Range(1, 256));
   cmd->add_option(
       "--encoder", a->encoder,
-      "Encoder of a fresh net (raw, extended, mobility, reach; default raw); with --init, "
+      "Encoder of a fresh net (raw, extended, mobility, reach, zones; default raw); with --init, "
       "an encoder extending the init's (e.g. mobility for an extended net), whose "
       "new inputs start with zero weights, so the fit begins with the init's values");
   add_hidden_option(*cmd, a->hidden, "Hidden widths of a fresh net");

@@ -19,6 +19,9 @@
 //   reach-v1     (247 inputs) mobility-v1 plus, per side, the checkers facing runs of 3..6
 //                opposing points, how far the rearmost checker gets on a roll, the rolls played
 //                whole and the pips lost to unplayable dice.
+//   zones-v1     (261 inputs) reach-v1 plus, per side, its open steps by quarter of its route,
+//                its checkers with no open step, its head's checkers when no roll frees one,
+//                and the pips of doubles it cannot play.
 #pragma once
 
 #include <memory>

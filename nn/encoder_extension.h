@@ -1,5 +1,6 @@
 // nn/encoder_extension.h — an encoder whose inputs are another encoder's followed by features
-// of its own: extended-v1 (raw-v1's), mobility-v1 (extended-v1's) and reach-v1 (mobility-v1's).
+// of its own: extended-v1 (raw-v1's), mobility-v1 (extended-v1's), reach-v1 (mobility-v1's) and
+// zones-v1 (reach-v1's).
 //
 // The base's inputs come first, so a net of the base becomes one of the extension with the same
 // outputs by zero weights on the new inputs (nn/net_widening.h, with_encoder). fill_difference

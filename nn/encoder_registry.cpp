@@ -7,15 +7,17 @@
 #include "nn/encoder_mobility.h"
 #include "nn/encoder_raw.h"
 #include "nn/encoder_reach.h"
+#include "nn/encoder_zones.h"
 
 namespace nardy {
 namespace {
 
 // A function, not a namespace-scope array, so that other translation units' static
 // initialisers may already look encoders up.
-const std::array<const Encoder*, 4>& all_encoders() {
-  static const std::array<const Encoder*, 4> kEncoders = {
-      &raw_v1::encoder(), &extended_v1::encoder(), &mobility_v1::encoder(), &reach_v1::encoder()};
+const std::array<const Encoder*, 5>& all_encoders() {
+  static const std::array<const Encoder*, 5> kEncoders = {
+      &raw_v1::encoder(), &extended_v1::encoder(), &mobility_v1::encoder(), &reach_v1::encoder(),
+      &zones_v1::encoder()};
   return kEncoders;
 }
 

@@ -296,7 +296,8 @@ std::vector<Field> make_fields() {
   }
   // ---- net ----
   add(
-      "net.encoder", "string", "input encoding: raw, extended, mobility or reach (nn/encoder.h)",
+      "net.encoder", "string",
+      "input encoding: raw, extended, mobility, reach or zones (nn/encoder.h)",
       [](TrainConfig& c, const YAML::Node& n) { c.net.encoder = parse_choice(n, encoder_names()); },
       [](const TrainConfig& c) { return scalar(c.net.encoder); });
   add(
@@ -429,6 +430,13 @@ std::vector<Field> make_fields() {
       "of replacing them",
       [](TrainConfig& c, const YAML::Node& n) { c.generations.pool_same_labeller = parse_bool(n); },
       [](const TrainConfig& c) { return boolean(c.generations.pool_same_labeller); });
+  add(
+      "generations.prior_data", "string list",
+      "label files every generation's fit reads before the run's own, in this order (say an "
+      "earlier run's, for a net given new inputs by fit.encoder); each must exist when the run "
+      "starts or resumes",
+      [](TrainConfig& c, const YAML::Node& n) { c.generations.prior_data = parse_string_list(n); },
+      [](const TrainConfig& c) { return flow_list(c.generations.prior_data); });
   add(
       "generations.benchmark", "string",
       "position benchmark file each generation's nets are scored on at 0-ply ('': none; "

@@ -84,7 +84,8 @@ struct TrainConfig {
     std::string init;                 // net to start from instead of the TD stage ("": TD)
     int data_window = 1;              // label files of this many latest generations fitted together
     bool pool_same_labeller = false;  // also those of every generation since C's promotion
-    std::string benchmark;            // position benchmark scored per generation ("": none)
+    std::vector<std::string> prior_data;  // label files every fit reads first (an earlier run's)
+    std::string benchmark;                // position benchmark scored per generation ("": none)
     bool operator==(const Generations&) const = default;
   };
   struct Label {

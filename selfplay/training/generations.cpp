@@ -255,6 +255,14 @@ class Generations {
   // (Later generations' earlier labels are then either these or made by this run.)
   void check_earlier_labels(int g) const {
     if (g > c_.generations.count) return;
+    // generations.prior_data: on rank 0, which sends them to the others (share_file).
+    for (size_t i = 0; world_.is_root() && i < c_.generations.prior_data.size(); ++i) {
+      const std::string& f = c_.generations.prior_data[i];
+      if (!fs::is_regular_file(f))
+        throw file_error(
+            "generations: generations.prior_data[" + std::to_string(i) + "] is not a label file", f,
+            "(every generation's fit reads it)");
+    }
     const std::string gdir = file(generation_dir_name(g));
     if (fs::exists(gdir + "/candidate.pt") && fs::exists(gdir + "/fit.json")) return;
     std::string readers = "generations.data_window = " + std::to_string(c_.generations.data_window);
@@ -414,10 +422,10 @@ class Generations {
   }
 
   // The label files generation g's fit reads (called before g is done, with its labeller
-  // current): those of the data_window latest generations, and with pool_same_labeller of
-  // every generation the current net labelled.
+  // current): generations.prior_data, then those of the data_window latest generations, and
+  // with pool_same_labeller of every generation the current net labelled.
   std::vector<std::string> fit_data(int g) const {
-    std::vector<std::string> files;
+    std::vector<std::string> files = c_.generations.prior_data;
     int first = std::max(1, g - c_.generations.data_window + 1);
     if (c_.generations.pool_same_labeller) first = std::min(first, current_generation() + 1);
     const size_t sets = c_.label_sets().size();

@@ -97,7 +97,7 @@ TEST(CheckpointLoad, UnknownEncoder) {
   forge(path, [](Json& j) { j["encoder"] = "fancy-v9"; });
   expect_load_error(path,
                     "unknown encoder 'fancy-v9' (known: raw-v1, extended-v1, mobility-v1, "
-                    "reach-v1)");
+                    "reach-v1, zones-v1)");
 }
 
 TEST(CheckpointLoad, ParameterShapeDoesNotMatchMetadata) {

@@ -18,6 +18,7 @@
 #include "nn/encoder_mobility.h"
 #include "nn/encoder_raw.h"
 #include "nn/encoder_reach.h"
+#include "nn/encoder_zones.h"
 #include "tests/nn/test_nets.h"
 #include "tests/support/error_of.h"
 
@@ -28,6 +29,7 @@ namespace raw = raw_v1;
 namespace ext = extended_v1;
 namespace mob = mobility_v1;
 namespace rch = reach_v1;
+namespace zon = zones_v1;
 using testing::error_of;
 
 std::vector<float> encode(const Encoder& enc, const Position& pos) {
@@ -55,11 +57,15 @@ TEST(Encoder, RegistryNamesIdsAndSizes) {
   EXPECT_EQ(encoder_by_name("mobility-v1").num_inputs(), 233);
   EXPECT_EQ(encoder_by_name("reach").id(), "reach-v1");
   EXPECT_EQ(encoder_by_name("reach-v1").num_inputs(), 247);
+  EXPECT_EQ(encoder_by_name("zones").id(), "zones-v1");
+  EXPECT_EQ(encoder_by_name("zones-v1").num_inputs(), 261);
   EXPECT_EQ(&encoder_by_name("raw"), &encoder_by_name("raw-v1"));
-  EXPECT_EQ(encoder_ids(),
-            (std::vector<std::string>{"raw-v1", "extended-v1", "mobility-v1", "reach-v1"}));
+  EXPECT_EQ(encoder_ids(), (std::vector<std::string>{"raw-v1", "extended-v1", "mobility-v1",
+                                                     "reach-v1", "zones-v1"}));
   const std::string msg = error_of([] { encoder_by_name("raw-v2"); });
-  EXPECT_EQ(msg, "unknown encoder 'raw-v2' (known: raw-v1, extended-v1, mobility-v1, reach-v1)");
+  EXPECT_EQ(msg,
+            "unknown encoder 'raw-v2' (known: raw-v1, extended-v1, mobility-v1, reach-v1, "
+            "zones-v1)");
 }
 
 TEST(Encoder, ExtensionChain) {
@@ -603,20 +609,27 @@ struct ReachSide {
   }
 };
 
-std::vector<float> reference_reach_features(const Position& pos) {
-  ReachSide side[2];
+// Both sides of `pos`, the side to move's first.
+std::array<ReachSide, 2> reference_sides(const Position& pos) {
+  std::array<ReachSide, 2> side;
   const auto& board = pos.mover_board();
   for (int r = 1; r <= kNumPoints; ++r) {
     const int v = board[r - 1], q = opponent_route(r);
     if (v > 0) side[0].count[r] = v, side[1].blocked[q] = true;
     if (v < 0) side[1].count[q] = -v, side[0].blocked[r] = true;
   }
+  for (ReachSide& v : side)
+    for (int r = 1; r <= kNumPoints; ++r)
+      if (v.count[r] > 0) v.rear = r, v.all_home = v.all_home && r <= 6;
+  return side;
+}
+
+std::vector<float> reference_reach_features(const Position& pos) {
+  std::array<ReachSide, 2> side = reference_sides(pos);
   std::vector<float> out(rch::kNumInputs - rch::kMeTrapped);
   auto at = [&](int slot) -> float& { return out[static_cast<size_t>(slot - rch::kMeTrapped)]; };
   for (int s = 0; s < 2; ++s) {
-    ReachSide& v = side[s];
-    for (int r = 1; r <= kNumPoints; ++r)
-      if (v.count[r] > 0) v.rear = r, v.all_home = v.all_home && r <= 6;
+    const ReachSide& v = side[s];
     int run[kNumPoints + 1] = {};
     for (int t = 1; t <= kNumPoints; ++t) run[t] = v.blocked[t] ? run[t - 1] + 1 : 0;
     for (int k = 3; k <= 6; ++k) {
@@ -748,6 +761,133 @@ TEST(Encoder, ReachByHand) {
   x = encode(rch::encoder(), Position::from_points(points, Side::White));
   EXPECT_EQ(x[rch::kMeRollsFull], 0.0f);
   EXPECT_FLOAT_EQ(x[rch::kMePipsLost], (70 + 3 * 21) / 36.0f / (49.0f / 6));
+}
+
+// zones-v1's features written plainly from the same sides: every checker's single steps die by
+// die, the head's reach roll by roll, every double's lost pips.
+std::vector<float> reference_zones_features(const Position& pos) {
+  std::array<ReachSide, 2> side = reference_sides(pos);
+  std::vector<float> out(zon::kNumInputs - zon::kMeOpenZone);
+  auto at = [&](int slot) -> float& { return out[static_cast<size_t>(slot - zon::kMeOpenZone)]; };
+  for (int s = 0; s < 2; ++s) {
+    const ReachSide& v = side[s];
+    int zone[4] = {}, stuck = 0;
+    for (int r = 1; r <= kNumPoints; ++r) {
+      if (v.count[r] == 0) continue;
+      int steps = 0;
+      for (int d = 1; d <= 6; ++d) steps += v.open(r - d);
+      zone[(kNumPoints - r) / 6] += steps * v.movers(r);
+      if (steps == 0) stuck += v.movers(r);
+    }
+    for (int z = 0; z < 4; ++z) at(zon::kMeOpenZone + 4 * s + z) = static_cast<float>(zone[z]) / 90;
+    at(zon::kMeStuck + s) = static_cast<float>(stuck) / 15;
+    int blocked = 0, lost = 0;
+    for (int a = 1; a <= 6; ++a) {
+      for (int b = 1; b <= 6; ++b) blocked += v.reach(kHeadRoute, a, b) == 0;
+      lost += v.lost(a, a);
+    }
+    const int head = v.count[kHeadRoute];
+    at(zon::kMeHeadBlocked + s) =
+        head == 0 ? 0.0f : static_cast<float>(head) / 15 * (static_cast<float>(blocked) / 36.0f);
+    at(zon::kMeDoublesLost + s) = static_cast<float>(lost) / 84;
+  }
+  return out;
+}
+
+// zones-v1 is reach-v1 followed by its 14 features, which equal the plain reference bit for bit
+// (with the popcnt instruction where the CPU has it, and without), each in [0, 1], the two
+// sides' swapping when the other side is to move; they vary on positions from random games.
+TEST(Encoder, ZonesExtendReachAndSwapWithTheSideToMove) {
+  std::vector<float> x(zon::kNumInputs), y(zon::kNumInputs), r(rch::kNumInputs);
+  int checked = 0, stuck = 0, head_blocked = 0, doubles_lost = 0, rear_zone = 0;
+  MoveList moves;
+  std::vector<Position> positions = testing::sample_positions(37, 4);
+  for (size_t i = 0, n = positions.size(); i < n; ++i) {
+    generate_moves(positions[i], Dice{5, 2}, Rules{}, moves);
+    for (const MoveResult& m : moves) positions.push_back(m.position);
+  }
+  for (const Position& p : positions) {
+    zon::fill(p, x.data());
+    zon::fill_portable(p, y.data());
+    ASSERT_EQ(std::memcmp(x.data(), y.data(), sizeof(float) * x.size()), 0) << format_pos(p);
+    rch::fill(p, r.data());
+    ASSERT_EQ(std::memcmp(x.data(), r.data(), sizeof(float) * r.size()), 0) << format_pos(p);
+    const std::vector<float> want = reference_zones_features(p);
+    for (size_t i = 0; i < want.size(); ++i)
+      ASSERT_EQ(std::memcmp(&x[zon::kMeOpenZone + i], &want[i], sizeof(float)), 0)
+          << format_pos(p) << " " << zon::label(zon::kMeOpenZone + static_cast<int>(i)) << " "
+          << x[zon::kMeOpenZone + i] << " " << want[i];
+    zon::fill(p.with_side_to_move(~p.side_to_move()), y.data());
+    for (int i = zon::kMeOpenZone; i < zon::kNumInputs; ++i) {
+      EXPECT_GE(x[i], 0.0f) << zon::label(i);
+      EXPECT_LE(x[i], 1.0f) << zon::label(i);
+    }
+    for (int z = 0; z < zon::kNumZones; ++z) {
+      EXPECT_EQ(y[zon::kMeOpenZone + z], x[zon::kOppOpenZone + z]);
+      EXPECT_EQ(y[zon::kOppOpenZone + z], x[zon::kMeOpenZone + z]);
+    }
+    for (int slot : {zon::kMeHeadBlocked, zon::kMeStuck, zon::kMeDoublesLost}) {
+      EXPECT_EQ(y[slot], x[slot + 1]) << zon::label(slot);
+      EXPECT_EQ(y[slot + 1], x[slot]) << zon::label(slot);
+    }
+    // The doubles' lost pips are part of all rolls' (reach-v1's mean over the 36, / 49/6).
+    EXPECT_LE(x[zon::kMeDoublesLost] * 84, x[rch::kMePipsLost] * 36 * (49.0f / 6) + 1e-3f);
+    ++checked;
+    stuck += x[zon::kMeStuck] > 0 || x[zon::kOppStuck] > 0;
+    head_blocked += x[zon::kMeHeadBlocked] > 0 || x[zon::kOppHeadBlocked] > 0;
+    doubles_lost += x[zon::kMeDoublesLost] > 0 || x[zon::kOppDoublesLost] > 0;
+    rear_zone += x[zon::kMeOpenZone + 1] > 0 && x[zon::kMeOpenZone + 3] > 0;
+  }
+  EXPECT_GT(checked, 2000);
+  EXPECT_GT(stuck, 100);
+  EXPECT_GT(head_blocked, 10);
+  EXPECT_GT(doubles_lost, 100);
+  EXPECT_GT(rear_zone, 100);
+}
+
+// Hand-counted cases: the start, and a lone White checker on 10 behind Black's five points 9..5.
+TEST(Encoder, ZonesByHand) {
+  auto x = encode(zon::encoder(), Position::start());
+  // The head (one checker that may move) steps onto 23..18 with any die: six open steps, all
+  // from zone 0; the head is never blocked; 6-6, 4-4 and 3-3 lose 18, 8 and 3 pips (reach-v1).
+  EXPECT_FLOAT_EQ(x[zon::kMeOpenZone + 0], 6.0f / 90);
+  for (int z = 1; z < 4; ++z) EXPECT_EQ(x[zon::kMeOpenZone + z], 0.0f) << z;
+  EXPECT_EQ(x[zon::kMeHeadBlocked], 0.0f);
+  EXPECT_EQ(x[zon::kMeStuck], 0.0f);
+  EXPECT_FLOAT_EQ(x[zon::kMeDoublesLost], 29.0f / 84);
+  EXPECT_EQ(x[zon::kOppDoublesLost], x[zon::kMeDoublesLost]);
+  EXPECT_EQ(zon::label(zon::kMeOpenZone), "me.open.zone[0]");
+  EXPECT_EQ(zon::label(zon::kOppOpenZone + 3), "opp.open.zone[3]");
+  EXPECT_EQ(zon::label(zon::kOppDoublesLost), "opp.doubles.lost");
+  EXPECT_EQ(encoder_by_name("zones").id(), "zones-v1");
+  EXPECT_TRUE(encoder_extends(zon::encoder(), "reach-v1"));
+  EXPECT_NE(error_of([] { zon::label(zon::kNumInputs); }).find("zones-v1 has 261 inputs"),
+            std::string::npos);
+
+  std::array<int, kNumPoints> points{};
+  points[10 - 1] = 1;
+  for (int p = 5; p <= 9; ++p) points[p - 1] = -2;
+  x = encode(zon::encoder(), Position::from_points(points, Side::White));
+  // Only 10 -> 4 is open: one step, from zone 2 (7..12); doubles 1..5 lose 4d, 6-6 loses 18.
+  EXPECT_FLOAT_EQ(x[zon::kMeOpenZone + 2], 1.0f / 90);
+  EXPECT_EQ(x[zon::kMeStuck], 0.0f);
+  EXPECT_FLOAT_EQ(x[zon::kMeDoublesLost], (60 + 18) / 84.0f);
+  // Black's two checkers on each of its routes 17..21 step freely: 19..21 in zone 0, 17..18 in
+  // zone 1, six dice each.
+  EXPECT_FLOAT_EQ(x[zon::kOppOpenZone + 0], 36.0f / 90);
+  EXPECT_FLOAT_EQ(x[zon::kOppOpenZone + 1], 24.0f / 90);
+  EXPECT_EQ(x[zon::kOppDoublesLost], 0.0f);
+
+  // Three of my checkers on the head facing Black's points on my 23..18: none can leave, on any
+  // roll; the head counts as one stuck checker.
+  points = {};
+  points[24 - 1] = 3;
+  for (int p = 18; p <= 23; ++p) points[p - 1] = -2;
+  points[2 - 1] = 12;  // these step to 1 with a 1
+  points[13 - 1] = -3;
+  x = encode(zon::encoder(), Position::from_points(points, Side::White));
+  EXPECT_FLOAT_EQ(x[zon::kMeHeadBlocked], 3.0f / 15);
+  EXPECT_FLOAT_EQ(x[zon::kMeStuck], 1.0f / 15);
 }
 
 }  // namespace

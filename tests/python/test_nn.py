@@ -23,7 +23,7 @@ def sample_positions(n_games=3, every=5):
 
 
 def test_encoder_ids_and_labels():
-    assert nardy.encoder_ids() == ["raw-v1", "extended-v1", "mobility-v1", "reach-v1"]
+    assert nardy.encoder_ids() == ["raw-v1", "extended-v1", "mobility-v1", "reach-v1", "zones-v1"]
     for eid in nardy.encoder_ids():
         enc = nardy.Encoder(eid)
         labels = enc.labels()
@@ -42,6 +42,10 @@ def test_encoder_ids_and_labels():
     reach = nardy.Encoder("reach")
     assert reach.num_inputs == 247 and reach.labels()[:233] == mobility.labels()
     assert reach.labels()[233] == "me.trapped[3]" and reach.labels()[-1] == "opp.pips.lost"
+    # zones-v1 is reach-v1 plus where each side's steps lie (nn/encoder_zones.h).
+    zones = nardy.Encoder("zones")
+    assert zones.num_inputs == 261 and zones.labels()[:247] == reach.labels()
+    assert zones.labels()[247] == "me.open.zone[0]" and zones.labels()[-1] == "opp.doubles.lost"
 
 
 def test_encode_shapes_and_inputs():

@@ -237,6 +237,35 @@ TEST_F(GenerationsTest, GoesOnWithoutEarlierLabelsUnlessItsFitReadsThem) {
   EXPECT_FALSE(fs::exists(run("c") + "/gen-002/labels-0.lbl"));
 }
 
+// generations.prior_data: every fit reads those files first (say an earlier run's labels), then
+// its own; fit.json names them as given and counts their positions. A missing one stops the run
+// before it labels anything, naming the file and the key.
+TEST_F(GenerationsTest, EveryFitReadsThePriorDataFirst) {
+  TrainConfig c = small_config(root_, "earlier");
+  c.generations.count = 1;
+  train(c);
+  const std::string prior = run("earlier") + "/gen-001/labels-1.lbl";
+  c.run.name = "later";
+  c.generations.prior_data = {prior};
+  train(c);
+  const json fit = json::parse(read_file(run("later") + "/gen-001/fit.json"));
+  EXPECT_EQ(fit["data"], json({prior, "gen-001/labels-0.lbl", "gen-001/labels-1.lbl"}));
+  int64_t records = label_records(prior);
+  for (int s = 0; s < 2; ++s)
+    records += label_records(run("later") + "/gen-001/labels-" + std::to_string(s) + ".lbl");
+  EXPECT_EQ(fit["train_positions"].get<int64_t>() + fit["heldout_positions"].get<int64_t>(),
+            records);
+  EXPECT_FALSE(same_parameters(ValueNet::load(run("earlier") + "/gen-001/candidate.pt"),
+                               ValueNet::load(run("later") + "/gen-001/candidate.pt")));
+
+  c.run.name = "missing";
+  c.generations.prior_data = {prior, tmp_.file("nowhere.lbl")};
+  const std::string e = error_of([&] { train(c); });
+  EXPECT_NE(e.find("nowhere.lbl"), std::string::npos) << e;
+  EXPECT_NE(e.find("generations.prior_data[1]"), std::string::npos) << e;
+  EXPECT_FALSE(fs::exists(run("missing") + "/gen-001/labels-0.lbl"));
+}
+
 // generations.pool_same_labeller: after a rejected candidate the next fit reads the labels of
 // every generation since the current net's promotion (all made by it), and only those: a
 // promotion starts the pool again. fit.json names the files, and its position counts are theirs.

@@ -1,0 +1,103 @@
+#include "nn/encoder_zones.h"
+
+#include "core/error.h"
+#include "nn/bit_count.h"
+#include "nn/encoder_extension.h"
+#include "nn/reach_steps.h"
+
+namespace nardy::zones_v1 {
+namespace {
+
+using namespace reach_steps;
+
+constexpr int kNumFeatures = kNumInputs - kMeOpenZone;             // the slots after reach-v1's
+constexpr float kAllDoublesPips = 4.0f * (1 + 2 + 3 + 4 + 5 + 6);  // 84
+
+// One side's features: its open steps per zone (zone[0..3]), head.blocked, stuck and
+// doubles.lost.
+template <bool kPopcnt>
+[[gnu::always_inline]] inline void side_features(const ReachSide& s, float* zone,
+                                                 float* head_blocked, float* stuck,
+                                                 float* doubles_lost) {
+  const DieSteps st = die_steps(s);
+  int open[kNumZones] = {0, 0, 0, 0};
+  uint32_t any_step = 0;
+  for (int d = 1; d <= 6; ++d) {
+    any_step |= st.can[d];
+    for (int z = 0; z < kNumZones; ++z) {
+      const uint32_t zone_bits = 0x3Fu << (kNumPoints - 6 * (z + 1));  // r in 19-6z .. 24-6z
+      open[z] += movers<kPopcnt>(s, st.can[d] & zone_bits);
+    }
+  }
+  for (int z = 0; z < kNumZones; ++z) zone[z] = static_cast<float>(open[z]) / 90.0f;
+  *stuck = static_cast<float>(movers<kPopcnt>(s, s.held & ~any_step)) / kNumCheckers;
+  int blocked_rolls = 0, lost = 0;
+  const bool head = s.head > 0;
+#pragma GCC unroll 6
+  for (int a = 1; a <= 6; ++a) {
+#pragma GCC unroll 6
+    for (int b = a; b <= 6; ++b)
+      if (head && reach(s, kHeadRoute, a, b) == 0) blocked_rolls += a == b ? 1 : 2;
+    lost += pips_lost<kPopcnt>(s, st, a, a);
+  }
+  *head_blocked =
+      static_cast<float>(s.head) / kNumCheckers * (static_cast<float>(blocked_rolls) / 36.0f);
+  *doubles_lost = static_cast<float>(lost) / kAllDoublesPips;
+}
+
+// Both sides' features into f[0 .. kNumFeatures).
+template <bool kPopcnt>
+[[gnu::always_inline]] inline void both_sides(const ReachSide* side, float* f) {
+  for (int s = 0; s < 2; ++s)
+    side_features<kPopcnt>(side[s], f + kNumZones * s, f + (kMeHeadBlocked - kMeOpenZone) + s,
+                           f + (kMeStuck - kMeOpenZone) + s,
+                           f + (kMeDoublesLost - kMeOpenZone) + s);
+}
+
+// Its bit counts with the popcnt instruction where the CPU has it.
+using BothSides = PopcntTwins<ReachSide, both_sides<false>, both_sides<true>>;
+
+void fill_features(const Position& pos, float* f, BothSides::Fn both) {
+  ReachSide side[2];
+  reach_sides(pos, &side[0], &side[1]);
+  both(side, f);
+}
+void fill_features(const Position& pos, float* f) {
+  static const BothSides::Fn both = BothSides::pick();
+  fill_features(pos, f, both);
+}
+
+}  // namespace
+
+void fill(const Position& pos, float* out) {
+  reach_v1::fill(pos, out);
+  fill_features(pos, out + kMeOpenZone);
+}
+
+void fill_portable(const Position& pos, float* out) {
+  reach_v1::fill_portable(pos, out);
+  fill_features(pos, out + kMeOpenZone, BothSides::plain);
+}
+
+std::string label(int i) {
+  if (i >= 0 && i < reach_v1::kNumInputs) return reach_v1::label(i);
+  if (i >= kMeOpenZone && i < kMeHeadBlocked) {
+    const int side = (i - kMeOpenZone) / kNumZones, z = (i - kMeOpenZone) % kNumZones;
+    return std::string(side == 0 ? "me" : "opp") + ".open.zone[" + std::to_string(z) + "]";
+  }
+  static const char* const kLabels[] = {"me.head.blocked", "opp.head.blocked", "me.stuck",
+                                        "opp.stuck",       "me.doubles.lost",  "opp.doubles.lost"};
+  static_assert(kMeHeadBlocked + 6 == kNumInputs);
+  if (i >= kMeHeadBlocked && i < kNumInputs) return kLabels[i - kMeHeadBlocked];
+  throw Error("encoder zones-v1 has " + std::to_string(kNumInputs) + " inputs; no input " +
+              std::to_string(i));
+}
+
+const Encoder& encoder() {
+  static const ExtendingEncoder kEncoder(
+      {"zones", 1, &reach_v1::encoder(), kNumFeatures, zones_v1::fill,
+       [](const Position& pos, float* f) { fill_features(pos, f); }, label});
+  return kEncoder;
+}
+
+}  // namespace nardy::zones_v1
