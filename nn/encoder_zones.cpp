@@ -31,15 +31,13 @@ template <bool kPopcnt>
   }
   for (int z = 0; z < kNumZones; ++z) zone[z] = static_cast<float>(open[z]) / 90.0f;
   *stuck = static_cast<float>(movers<kPopcnt>(s, s.held & ~any_step)) / kNumCheckers;
-  int blocked_rolls = 0, lost = 0;
-  const bool head = s.head > 0;
-#pragma GCC unroll 6
-  for (int a = 1; a <= 6; ++a) {
-#pragma GCC unroll 6
-    for (int b = a; b <= 6; ++b)
-      if (head && reach(s, kHeadRoute, a, b) == 0) blocked_rolls += a == b ? 1 : 2;
-    lost += pips_lost<kPopcnt>(s, st, a, a);
-  }
+  // A head checker moves on a roll unless both dice's first steps, onto 23..18, are blocked
+  // (reach_steps.h reach: with one open it makes at least that step): with c of the six
+  // blocked, c * c of the 36 ordered rolls (c doubles, c (c - 1) others) free none.
+  const int closed = count_bits<kPopcnt>((s.blocked >> (kHeadRoute - 7)) & 0x3Fu);
+  const int blocked_rolls = s.head > 0 ? closed * closed : 0;
+  int lost = 0;
+  for (int a = 1; a <= 6; ++a) lost += pips_lost<kPopcnt>(s, st, a, a);
   *head_blocked =
       static_cast<float>(s.head) / kNumCheckers * (static_cast<float>(blocked_rolls) / 36.0f);
   *doubles_lost = static_cast<float>(lost) / kAllDoublesPips;
