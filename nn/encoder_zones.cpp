@@ -53,28 +53,18 @@ template <bool kPopcnt>
 }
 
 // Its bit counts with the popcnt instruction where the CPU has it.
-using BothSides = PopcntTwins<ReachSide, both_sides<false>, both_sides<true>>;
-
-void fill_features(const Position& pos, float* f, BothSides::Fn both) {
-  ReachSide side[2];
-  reach_sides(pos, &side[0], &side[1]);
-  both(side, f);
-}
-void fill_features(const Position& pos, float* f) {
-  static const BothSides::Fn both = BothSides::pick();
-  fill_features(pos, f, both);
-}
+using Features = ReachFeatures<both_sides<false>, both_sides<true>>;
 
 }  // namespace
 
 void fill(const Position& pos, float* out) {
   reach_v1::fill(pos, out);
-  fill_features(pos, out + kMeOpenZone);
+  Features::fill(pos, out + kMeOpenZone);
 }
 
 void fill_portable(const Position& pos, float* out) {
   reach_v1::fill_portable(pos, out);
-  fill_features(pos, out + kMeOpenZone, BothSides::plain);
+  Features::fill_portable(pos, out + kMeOpenZone);
 }
 
 std::string label(int i) {
@@ -93,8 +83,7 @@ std::string label(int i) {
 
 const Encoder& encoder() {
   static const ExtendingEncoder kEncoder(
-      {"zones", 1, &reach_v1::encoder(), kNumFeatures, zones_v1::fill,
-       [](const Position& pos, float* f) { fill_features(pos, f); }, label});
+      {"zones", 1, &reach_v1::encoder(), kNumFeatures, zones_v1::fill, Features::fill, label});
   return kEncoder;
 }
 

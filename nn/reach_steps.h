@@ -116,4 +116,23 @@ template <bool kPopcnt>
   return a + b;
 }
 
+// An encoder's features computed from both sides' ReachSide by a body compiled twice
+// (bit_count.h PopcntTwins): fill() with the popcnt instruction where the CPU has it (chosen
+// once), fill_portable() without, the same values.
+template <void (*kPlainBody)(const ReachSide*, float*),
+          void (*kPopcntBody)(const ReachSide*, float*)>
+struct ReachFeatures {
+  using Twins = PopcntTwins<ReachSide, kPlainBody, kPopcntBody>;
+  static void fill_with(const Position& pos, float* f, typename Twins::Fn body) {
+    ReachSide side[2];
+    reach_sides(pos, &side[0], &side[1]);
+    body(side, f);
+  }
+  static void fill(const Position& pos, float* f) {
+    static const typename Twins::Fn body = Twins::pick();
+    fill_with(pos, f, body);
+  }
+  static void fill_portable(const Position& pos, float* f) { fill_with(pos, f, Twins::plain); }
+};
+
 }  // namespace nardy::reach_steps
