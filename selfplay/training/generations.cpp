@@ -255,14 +255,13 @@ class Generations {
   // (Later generations' earlier labels are then either these or made by this run.)
   void check_earlier_labels(int g) const {
     if (g > c_.generations.count) return;
-    // generations.prior_data: on rank 0, which sends them to the others (share_file).
-    for (size_t i = 0; world_.is_root() && i < c_.generations.prior_data.size(); ++i) {
-      const std::string& f = c_.generations.prior_data[i];
-      if (!fs::is_regular_file(f))
+    // generations.prior_data, named by its key (prepare runs on rank 0, which sends the files
+    // to the others, share_file); the loop below then finds them.
+    for (size_t i = 0; i < c_.generations.prior_data.size(); ++i)
+      if (!fs::is_regular_file(c_.generations.prior_data[i]))
         throw file_error(
-            "generations: generations.prior_data[" + std::to_string(i) + "] is not a label file", f,
-            "(every generation's fit reads it)");
-    }
+            "generations: generations.prior_data[" + std::to_string(i) + "] names no file",
+            c_.generations.prior_data[i], "every generation's fit reads it first");
     const std::string gdir = file(generation_dir_name(g));
     if (fs::exists(gdir + "/candidate.pt") && fs::exists(gdir + "/fit.json")) return;
     std::string readers = "generations.data_window = " + std::to_string(c_.generations.data_window);
