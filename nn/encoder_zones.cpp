@@ -3,23 +3,24 @@
 #include "core/error.h"
 #include "nn/bit_count.h"
 #include "nn/encoder_extension.h"
-#include "nn/reach_steps.h"
+#include "nn/reach_features.h"
 
 namespace nardy::zones_v1 {
 namespace {
 
 using namespace reach_steps;
 
-constexpr int kNumFeatures = kNumInputs - kMeOpenZone;             // the slots after reach-v1's
+// reach-v1's features and these, computed in one pass: the slots after mobility-v1's.
+constexpr int kNumFeatures = kNumInputs - reach_v1::kMeTrapped;
+constexpr int kFirst = reach_v1::kMeTrapped;                       // f[i - kFirst] is slot i
 constexpr float kAllDoublesPips = 4.0f * (1 + 2 + 3 + 4 + 5 + 6);  // 84
 
 // One side's features: its open steps per zone (zone[0..3]), head.blocked, stuck and
-// doubles.lost.
+// doubles.lost (from `lost`, the pips of the six doubles it cannot play).
 template <bool kPopcnt>
-[[gnu::always_inline]] inline void side_features(const ReachSide& s, float* zone,
-                                                 float* head_blocked, float* stuck,
+[[gnu::always_inline]] inline void side_features(const ReachSide& s, const DieSteps& st, int lost,
+                                                 float* zone, float* head_blocked, float* stuck,
                                                  float* doubles_lost) {
-  const DieSteps st = die_steps(s);
   int open[kNumZones] = {0, 0, 0, 0};
   uint32_t any_step = 0;
   for (int d = 1; d <= 6; ++d) {
@@ -36,20 +37,25 @@ template <bool kPopcnt>
   // blocked, c * c of the 36 ordered rolls (c doubles, c (c - 1) others) free none.
   const int closed = count_bits<kPopcnt>((s.blocked >> (kHeadRoute - 7)) & 0x3Fu);
   const int blocked_rolls = s.head > 0 ? closed * closed : 0;
-  int lost = 0;
-  for (int a = 1; a <= 6; ++a) lost += pips_lost<kPopcnt>(s, st, a, a);
   *head_blocked =
       static_cast<float>(s.head) / kNumCheckers * (static_cast<float>(blocked_rolls) / 36.0f);
   *doubles_lost = static_cast<float>(lost) / kAllDoublesPips;
 }
 
-// Both sides' features into f[0 .. kNumFeatures).
+// Both sides' reach-v1 features and these into f[0 .. kNumFeatures), slot i at f[i - kFirst].
 template <bool kPopcnt>
 [[gnu::always_inline]] inline void both_sides(const ReachSide* side, float* f) {
-  for (int s = 0; s < 2; ++s)
-    side_features<kPopcnt>(side[s], f + kNumZones * s, f + (kMeHeadBlocked - kMeOpenZone) + s,
-                           f + (kMeStuck - kMeOpenZone) + s,
-                           f + (kMeDoublesLost - kMeOpenZone) + s);
+  using namespace reach_v1;
+  for (int s = 0; s < 2; ++s) {
+    const DieSteps st = die_steps(side[s]);
+    const int lost = reach_side_features<kPopcnt>(
+        side[s], st,
+        {f + (kMeTrapped - kFirst) + 4 * s, f + (kMeRearReach - kFirst) + s,
+         f + (kMeRollsFull - kFirst) + s, f + (kMePipsLost - kFirst) + s});
+    side_features<kPopcnt>(side[s], st, lost, f + (kMeOpenZone - kFirst) + kNumZones * s,
+                           f + (kMeHeadBlocked - kFirst) + s, f + (kMeStuck - kFirst) + s,
+                           f + (kMeDoublesLost - kFirst) + s);
+  }
 }
 
 // Its bit counts with the popcnt instruction where the CPU has it.
@@ -58,13 +64,13 @@ using Features = ReachFeatures<both_sides<false>, both_sides<true>>;
 }  // namespace
 
 void fill(const Position& pos, float* out) {
-  reach_v1::fill(pos, out);
-  Features::fill(pos, out + kMeOpenZone);
+  mobility_v1::fill(pos, out);
+  Features::fill(pos, out + kFirst);
 }
 
 void fill_portable(const Position& pos, float* out) {
-  reach_v1::fill_portable(pos, out);
-  Features::fill_portable(pos, out + kMeOpenZone);
+  mobility_v1::fill_portable(pos, out);
+  Features::fill_portable(pos, out + kFirst);
 }
 
 std::string label(int i) {
@@ -82,8 +88,10 @@ std::string label(int i) {
 }
 
 const Encoder& encoder() {
-  static const ExtendingEncoder kEncoder(
-      {"zones", 1, &reach_v1::encoder(), kNumFeatures, zones_v1::fill, Features::fill, label});
+  // Extends reach-v1; computes its features with its own (features_after mobility-v1).
+  static const ExtendingEncoder kEncoder({"zones", 1, &reach_v1::encoder(), kNumFeatures,
+                                          zones_v1::fill, Features::fill, label,
+                                          &mobility_v1::encoder()});
   return kEncoder;
 }
 

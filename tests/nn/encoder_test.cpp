@@ -15,6 +15,7 @@
 #include "core/movegen.h"
 #include "core/pos_text.h"
 #include "nn/encoder_extended.h"
+#include "nn/encoder_extension.h"
 #include "nn/encoder_mobility.h"
 #include "nn/encoder_raw.h"
 #include "nn/encoder_reach.h"
@@ -80,6 +81,20 @@ TEST(Encoder, ExtensionChain) {
   EXPECT_TRUE(encoder_extends(rch::encoder(), "extended-v1"));
   EXPECT_FALSE(encoder_extends(mob::encoder(), "reach-v1"));
   EXPECT_FALSE(encoder_extends(raw::encoder(), "extended-v1"));
+  // zones-v1 extends reach-v1 but computes reach-v1's features with its own (features_after
+  // mobility-v1): still the same inputs, and a spec whose features end inside its base's is
+  // refused.
+  EXPECT_EQ(zon::encoder().extends(), "reach-v1");
+  EXPECT_EQ(zon::encoder().num_inputs(), zon::kNumInputs);
+  const auto fill = [](const Position&, float*) {};
+  const auto label = [](int) { return std::string(); };
+  EXPECT_NE(
+      error_of([&] {
+        ExtendingEncoder({"short", 1, &rch::encoder(), 14, fill, fill, label, &mob::encoder()});
+      }).find("end inside its base's inputs"),
+      std::string::npos);
+  EXPECT_NO_THROW(
+      ExtendingEncoder({"long", 1, &rch::encoder(), 15, fill, fill, label, &mob::encoder()}));
 }
 
 TEST(Encoder, LabelsAreUniqueAndNamed) {
