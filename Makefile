@@ -19,7 +19,7 @@ DEB_PACKAGES := build-essential cmake ninja-build pkg-config clang-format \
 BROWSER_TEST := tests/browser
 
 .PHONY: all deps build test test-long test-cpp test-python test-notebooks test-browser test-fuzz test-asan \
-  test-notorch fuzz train bench clean format format-check
+  test-notorch fuzz train race-table bench clean format format-check
 
 all: build
 
@@ -140,6 +140,14 @@ fuzz: deps $(FUZZ_BUILD)/build.ninja
 train: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS) --target nardy bearoff_table
 	$(BUILD)/nardy train --config $(CONFIG) $(TRAIN_ARGS)
+
+# The race table every process of this build loads (build/bearoff.nbt; docs/evaluation.md "Race
+# tables"): make race-table RACE_POINTS=12 values every race exactly (1.7 GB, ~30 min of one
+# core and 5 GB of memory to build; the build keeps the size until set again). 8: the default.
+RACE_POINTS ?= 8
+race-table: deps $(BUILD)/build.ninja
+	cmake -S . -B $(BUILD) -DNARDY_BEAROFF_POINTS=$(RACE_POINTS)
+	cmake --build $(BUILD) -j $(JOBS) --target bearoff_table
 
 bench: build
 	$(BUILD)/nardy bench movegen
