@@ -7,19 +7,24 @@ contact, race, bearoff), for fitting a net to one phase of the game.
 
 Each output file has its input's name, header (plus a `phases` line) and games; a sibling group
 (`nardy label --top`: records of kind 2 after their first) is kept or dropped whole, by the phase
-of its first position, so the fit's sibling term sees whole groups. Records after the last end of
+of its first position, so the fit's sibling term sees whole groups. `--exact-races` also gives
+every kept position the race table covers the table's exact odds (nardy.race_odds: the process's
+table, `NARDY_BEAROFF=FILE` for a larger one; source byte "race table") and adds an
+`exact_races` line naming the table's points. Records after the last end of
 game (a partial game) are dropped, as readers drop them. Format: selfplay/training/label_file.h.
 Used for docs/results.md, "One net or one per phase".
 """
 import argparse
 import collections
 import pathlib
+import struct
 import sys
 
 import nardy
 
 RECORD_BYTES = 36
 KIND_POSITION, KIND_END, KIND_SIBLING = 0, 1, 2
+SOURCE_RACE_TABLE = 0x20  # LabelSource::RaceTable (selfplay/training/label_file.h)
 PHASES = ("opening", "contact", "race", "bearoff")
 
 
@@ -32,11 +37,25 @@ def split_header(data: bytes, path: pathlib.Path) -> tuple[bytes, bytes]:
     return data[: end + 1], data[end + 5 :]
 
 
-def filter_file(src: pathlib.Path, dst: pathlib.Path, phases: set[str]) -> collections.Counter:
+def exact_record(record: bytes, counts: collections.Counter) -> bytes:
+    """The record with the race table's exact odds as its target, if the table covers it."""
+    odds = nardy.race_odds(nardy.Position.from_id(record[:14].decode()))
+    if odds is None:
+        return record
+    counts["exact"] += 1
+    target = struct.pack("<4f", odds["win"], odds["win_mars"], odds["lose_mars"], odds["draw"])
+    return record[:15] + bytes([SOURCE_RACE_TABLE]) + record[16:20] + target
+
+
+def filter_file(src: pathlib.Path, dst: pathlib.Path, phases: set[str],
+                exact_races: bool = False) -> collections.Counter:
     header, body = split_header(src.read_bytes(), src)
     if len(body) % RECORD_BYTES:
         body = body[: len(body) - len(body) % RECORD_BYTES]
-    out = bytearray(header + b"phases " + ",".join(sorted(phases)).encode() + b"\nend\n")
+    lines = b"phases " + ",".join(sorted(phases)).encode() + b"\n"
+    if exact_races:
+        lines += b"exact_races table_points=%d\n" % table_points()
+    out = bytearray(header + lines + b"end\n")
     counts: collections.Counter = collections.Counter()
     group: list[bytes] = []  # the records of the sibling group being read
     pending = bytearray()  # the kept records of the game being read
@@ -46,7 +65,8 @@ def filter_file(src: pathlib.Path, dst: pathlib.Path, phases: set[str]) -> colle
             phase = nardy.phase_of(nardy.Position.from_id(group[0][:14].decode()))
             counts[phase] += len(group)
             if phase in phases:
-                pending.extend(b"".join(group))
+                for record in group:
+                    pending.extend(exact_record(record, counts) if exact_races else record)
             group.clear()
 
     for i in range(0, len(body), RECORD_BYTES):
@@ -71,12 +91,23 @@ def filter_file(src: pathlib.Path, dst: pathlib.Path, phases: set[str]) -> colle
     return counts
 
 
+def table_points() -> int:
+    """The points of the process's race table; exits when there is none."""
+    try:  # a race every table covers: one checker of each side on its last point
+        odds = nardy.race_odds(",".join(["1"] + ["0"] * 11 + ["-1"] + ["0"] * 11) + " w")
+    except nardy.NardyError as e:
+        sys.exit(f"--exact-races: {e}")
+    return odds["table_points"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+", type=pathlib.Path, help="label files")
     parser.add_argument("--phases", required=True,
                         help="comma-separated phases to keep: " + ", ".join(PHASES))
     parser.add_argument("--out-dir", required=True, type=pathlib.Path)
+    parser.add_argument("--exact-races", action="store_true",
+                        help="give kept positions the race table covers its exact odds")
     args = parser.parse_args()
     phases = set(args.phases.split(","))
     if not phases <= set(PHASES):
@@ -90,12 +121,13 @@ def main() -> None:
         dst = args.out_dir / src.name
         if dst.resolve() == src.resolve():
             sys.exit(f"{dst}: would overwrite its input")
-        counts = filter_file(src, dst, phases)
+        counts = filter_file(src, dst, phases, args.exact_races)
         kept = sum(n for p, n in counts.items() if p in phases)
         total = sum(n for p, n in counts.items() if p in PHASES)
         by_phase = ", ".join(f"{p} {counts[p]}" for p in PHASES)
+        exact = f", {counts['exact']} given exact race odds" if args.exact_races else ""
         print(f"{src} -> {dst}: kept {kept} of {total} positions ({by_phase}), "
-              f"{counts['games']} games")
+              f"{counts['games']} games{exact}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """nardy.label, nardy.read_labels and nardy.fit: the Python side of `nardy label` / `nardy fit`."""
 
+import os
 import pathlib
 import subprocess
 import sys
@@ -134,3 +135,35 @@ def test_filter_labels_by_phase_keeps_whole_groups_of_the_phases(tmp_path):
     bad = subprocess.run([sys.executable, str(script), "--phases", "middle", "--out-dir",
                           str(tmp_path / "x"), str(src)], capture_output=True, text=True)
     assert bad.returncode != 0 and "unknown phase(s) ['middle']" in bad.stderr
+
+
+def test_filter_labels_by_phase_exact_races_gives_covered_races_the_table_odds(tmp_path):
+    # --exact-races: the kept positions the race table covers get its odds (source "race
+    # table"), the others keep their targets. The input is labelled without a table (a process
+    # of its own: the table is chosen once per process), so its races have the net's values.
+    src = tmp_path / "all.lbl"
+    make = (f"import nardy; nardy.label({str(src)!r}, games=12, player='heuristic', explore=0.2,"
+            f" sample=0.3, candidates=0.5, top=3, labeler='net:{SEARCH_NET}:ply=0', seed=5)")
+    subprocess.run([sys.executable, "-c", make], check=True,
+                   env={**os.environ, "NARDY_BEAROFF": "off"})
+    assert "race table" not in nardy.read_labels(str(src))["sources"]
+    script = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "filter_labels_by_phase.py"
+    out = subprocess.run([sys.executable, str(script), "--phases", "race,bearoff", "--exact-races",
+                          "--out-dir", str(tmp_path / "cut"), str(src)], check=True,
+                         capture_output=True, text=True).stdout
+    whole, cut = nardy.read_labels(str(src)), nardy.read_labels(str(tmp_path / "cut" / "all.lbl"))
+    index = {pos_id: i for i, pos_id in enumerate(whole["ids"])}
+    exact = 0
+    for pos_id, target, source in zip(cut["ids"], cut["targets"], cut["sources"]):
+        odds = nardy.race_odds(nardy.Position.from_id(pos_id))
+        if odds is None:
+            assert target == whole["targets"][index[pos_id]]
+            continue
+        exact += 1
+        assert source == "race table"
+        assert target == pytest.approx([odds["win"], odds["win_mars"], odds["lose_mars"],
+                                        odds["draw"]], abs=1e-6)
+    assert exact > 0
+    assert any(whole["targets"][index[i]] != t for i, t in zip(cut["ids"], cut["targets"]))
+    assert cut["header"]["exact_races"].startswith("table_points=")
+    assert f"{exact} given exact race odds" in out
