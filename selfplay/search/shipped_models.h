@@ -21,7 +21,7 @@
 namespace nardy {
 
 // The model `default` stands for.
-inline constexpr std::string_view kDefaultModel = "nardy-fit-7";
+inline constexpr std::string_view kDefaultModel = "nardy-fit-8";
 // The model trained for the rules whose last roll can draw (last_roll_draw=true).
 inline constexpr std::string_view kDrawModel = "nardy-draw-2";
 

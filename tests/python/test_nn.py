@@ -340,9 +340,10 @@ def test_the_shipped_model_loads_and_plays():
     assert nardy.DEFAULT_MODEL in nardy.list_models()
     net = nardy.load_model()
     assert net.info["extra"] == nardy.load_model(nardy.DEFAULT_MODEL).info["extra"]
-    assert net.shape["hidden"] == [256] and net.shape["encoder"] == "reach-v1"
-    # nardy-fit-7 is nardy-fit-6 given the reach inputs, nardy-fit-6 nardy-fit-5 given the
-    # mobility inputs (models/README.md).
+    assert net.shape["hidden"] == [256] and net.shape["encoder"] == "zones-v1"
+    # nardy-fit-8 is nardy-fit-7 given the zones inputs, nardy-fit-7 nardy-fit-6 given the reach
+    # inputs, nardy-fit-6 nardy-fit-5 given the mobility inputs (models/README.md).
+    assert nardy.load_model("nardy-fit-7").shape["encoder"] == "reach-v1"
     assert nardy.load_model("nardy-fit-6").shape["encoder"] == "mobility-v1"
     assert nardy.load_model("nardy-fit-5").shape["encoder"] == "extended-v1"
     assert nardy.make_agent("default").choose(nardy.Position.start(), 6, 5).notation == "24/13"
