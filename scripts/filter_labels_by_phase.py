@@ -8,8 +8,9 @@ contact, race, bearoff), for fitting a net to one phase of the game.
 Each output file has its input's name, header (plus a `phases` line) and games; a sibling group
 (`nardy label --top`: records of kind 2 after their first) is kept or dropped whole, by the phase
 of its first position, so the fit's sibling term sees whole groups. `--exact-races` also gives
-every kept position the race table covers the table's exact odds (nardy.race_odds: the process's
-table, `NARDY_BEAROFF=FILE` for a larger one; source byte "race table") and adds an
+every kept position the race table covers the table's exact odds under the file's rules
+(nardy.race_odds: the process's table, `NARDY_BEAROFF=FILE` for a larger one; source byte "race
+table") and adds an
 `exact_races` line naming the table's points. Records after the last end of
 game (a partial game) are dropped, as readers drop them. Format: selfplay/training/label_file.h.
 Used for docs/results.md, "One net or one per phase".
@@ -37,9 +38,18 @@ def split_header(data: bytes, path: pathlib.Path) -> tuple[bytes, bytes]:
     return data[: end + 1], data[end + 5 :]
 
 
-def exact_record(record: bytes, counts: collections.Counter) -> bytes:
-    """The record with the race table's exact odds as its target, if the table covers it."""
-    odds = nardy.race_odds(nardy.Position.from_id(record[:14].decode()))
+def header_rules(header: bytes) -> str | None:
+    """The header's `rules` value (the rules the file was labelled under), None without one."""
+    for line in header.decode().splitlines():
+        if line.startswith("rules "):
+            return line[len("rules "):]
+    return None
+
+
+def exact_record(record: bytes, rules: str | None, counts: collections.Counter) -> bytes:
+    """The record with the race table's exact odds under `rules` as its target, if the table
+    covers it."""
+    odds = nardy.race_odds(nardy.Position.from_id(record[:14].decode()), rules=rules)
     if odds is None:
         return record
     counts["exact"] += 1
@@ -52,6 +62,7 @@ def filter_file(src: pathlib.Path, dst: pathlib.Path, phases: set[str],
     header, body = split_header(src.read_bytes(), src)
     if len(body) % RECORD_BYTES:
         body = body[: len(body) - len(body) % RECORD_BYTES]
+    rules = header_rules(header)
     lines = b"phases " + ",".join(sorted(phases)).encode() + b"\n"
     if exact_races:
         lines += b"exact_races table_points=%d\n" % table_points()
@@ -66,7 +77,7 @@ def filter_file(src: pathlib.Path, dst: pathlib.Path, phases: set[str],
             counts[phase] += len(group)
             if phase in phases:
                 for record in group:
-                    pending.extend(exact_record(record, counts) if exact_races else record)
+                    pending.extend(exact_record(record, rules, counts) if exact_races else record)
             group.clear()
 
     for i in range(0, len(body), RECORD_BYTES):
