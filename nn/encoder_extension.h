@@ -32,9 +32,9 @@ class ExtendingEncoder final : public Encoder {
     // The encoder whose inputs come before `features` (base or one it extends; null: base).
     const Encoder* features_after = nullptr;
   };
-  // Throws Error when the spec has more features than fill_difference's buffer holds.
-  // Throws Error when features_after's inputs and the features do not make the base's and
-  // its own.
+  // Throws Error when the spec has more features than fill_difference's buffer holds, or when
+  // features_after's inputs and the features end inside the base's inputs (no features of its
+  // own). That features_after is the base or an encoder it extends is the spec's to keep.
   explicit ExtendingEncoder(const Spec& spec) : s_(spec) {
     if (!s_.features_after) s_.features_after = s_.base;
     if (s_.num_features < 1 || s_.num_features > kMaxFeatures)

@@ -58,14 +58,16 @@ def exact_record(record: bytes, rules: str | None, counts: collections.Counter) 
 
 
 def filter_file(src: pathlib.Path, dst: pathlib.Path, phases: set[str],
-                exact_races: bool = False) -> collections.Counter:
+                exact_points: int | None = None) -> collections.Counter:
+    """Copies src to dst keeping the phases; with exact_points (the race table's points, from
+    table_points()) the kept races get the table's odds."""
     header, body = split_header(src.read_bytes(), src)
     if len(body) % RECORD_BYTES:
         body = body[: len(body) - len(body) % RECORD_BYTES]
     rules = header_rules(header)
     lines = b"phases " + ",".join(sorted(phases)).encode() + b"\n"
-    if exact_races:
-        lines += b"exact_races table_points=%d\n" % table_points()
+    if exact_points is not None:
+        lines += b"exact_races table_points=%d\n" % exact_points
     out = bytearray(header + lines + b"end\n")
     counts: collections.Counter = collections.Counter()
     group: list[bytes] = []  # the records of the sibling group being read
@@ -77,7 +79,8 @@ def filter_file(src: pathlib.Path, dst: pathlib.Path, phases: set[str],
             counts[phase] += len(group)
             if phase in phases:
                 for record in group:
-                    pending.extend(exact_record(record, rules, counts) if exact_races else record)
+                    exact = exact_points is not None
+                    pending.extend(exact_record(record, rules, counts) if exact else record)
             group.clear()
 
     for i in range(0, len(body), RECORD_BYTES):
@@ -127,12 +130,13 @@ def main() -> None:
     names = [src.name for src in args.files]
     if len(set(names)) < len(names):
         sys.exit("files: two inputs have the same name; their outputs would collide in --out-dir")
+    exact_points = table_points() if args.exact_races else None  # before writing anything
     args.out_dir.mkdir(parents=True, exist_ok=True)
     for src in args.files:
         dst = args.out_dir / src.name
         if dst.resolve() == src.resolve():
             sys.exit(f"{dst}: would overwrite its input")
-        counts = filter_file(src, dst, phases, args.exact_races)
+        counts = filter_file(src, dst, phases, exact_points)
         kept = sum(n for p, n in counts.items() if p in phases)
         total = sum(n for p, n in counts.items() if p in PHASES)
         by_phase = ", ".join(f"{p} {counts[p]}" for p in PHASES)
