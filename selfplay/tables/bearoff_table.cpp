@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -35,15 +34,18 @@ constexpr size_t kRecordBytes = 8;
 constexpr int kMaxTurns = 255;        // a u8 holds first + length
 constexpr double kDropBelow = 1e-12;  // tail bins this small are not stored
 
-uint32_t crc_of(const std::vector<uint8_t>& bytes) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  size_t done = 0;
-  while (done < bytes.size()) {  // crc32 takes a uInt length
-    const size_t n = std::min<size_t>(bytes.size() - done, 1u << 30);
-    crc = crc32(crc, bytes.data() + done, static_cast<uInt>(n));
+// zlib's CRC-32 of `size` bytes, continuing `crc` (0 to start), in pieces crc32's uInt takes.
+uint32_t crc_of(const uint8_t* bytes, size_t size, uint32_t crc = 0) {
+  uLong c = crc;
+  for (size_t done = 0; done < size;) {
+    const size_t n = std::min<size_t>(size - done, 1u << 30);
+    c = crc32(c, bytes + done, static_cast<uInt>(n));
     done += n;
   }
-  return static_cast<uint32_t>(crc);
+  return static_cast<uint32_t>(c);
+}
+uint32_t crc_of(const std::vector<uint8_t>& bytes) {
+  return crc_of(bytes.data(), bytes.size());
 }
 
 template <class T>
@@ -246,39 +248,52 @@ void BearoffTable::save(const std::string& path) const {
 
 BearoffTable BearoffTable::load(const std::string& path) {
   require_not_directory("bear-off table: cannot read", path);
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw Error("bear-off table '" + path + "': cannot open the file");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
   auto bad = [&](const std::string& what) {
     return Error("bear-off table '" + path + "': " + what);
   };
-  if (bytes.size() < kHeaderBytes) throw bad("truncated header (not a table file?)");
-  if (std::memcmp(bytes.data(), kMagic, 8) != 0) throw bad("bad magic (not a table file)");
-  const uint32_t version = get<uint32_t>(&bytes[8]);
+  // Read in three pieces straight into place (a 12-point table is 1.7 GB: no copy of the data).
+  const auto file_size = static_cast<size_t>(std::max<std::streamoff>(0, in.tellg()));
+  in.seekg(0);
+  auto read_into = [&](void* to, size_t n) {
+    in.read(static_cast<char*>(to), static_cast<std::streamsize>(n));
+    if (!in) throw bad("cannot read the file");
+  };
+  if (file_size < kHeaderBytes) throw bad("truncated header (not a table file?)");
+  uint8_t head[kHeaderBytes];
+  read_into(head, kHeaderBytes);
+  if (std::memcmp(head, kMagic, 8) != 0) throw bad("bad magic (not a table file)");
+  const uint32_t version = get<uint32_t>(&head[8]);
   if (version != kFormatVersion)
     throw bad("format version " + std::to_string(version) + ", this build reads version " +
               std::to_string(kFormatVersion));
-  const uint32_t points = get<uint32_t>(&bytes[12]);
+  const uint32_t points = get<uint32_t>(&head[12]);
   if (points < 1 || points > static_cast<uint32_t>(kMaxBearoffPoints))
     throw bad("points " + std::to_string(points) + " outside 1.." +
               std::to_string(kMaxBearoffPoints));
   BearoffTable table(static_cast<int>(points));
-  const uint32_t positions = get<uint32_t>(&bytes[16]);
+  const uint32_t positions = get<uint32_t>(&head[16]);
   if (positions != table.size())
     throw bad(std::to_string(positions) + " positions for " + std::to_string(points) +
               " points, expected " + std::to_string(table.size()));
-  const uint32_t floats = get<uint32_t>(&bytes[20]);
-  const uint32_t crc = get<uint32_t>(&bytes[24]);
-  const size_t expected =
-      kHeaderBytes + static_cast<size_t>(positions) * kRecordBytes + size_t{floats} * sizeof(float);
-  if (bytes.size() != expected)
-    throw bad("size " + std::to_string(bytes.size()) + " bytes, expected " +
-              std::to_string(expected) + " (truncated or damaged)");
-  const std::vector<uint8_t> body(bytes.begin() + kHeaderBytes, bytes.end());
-  if (crc_of(body) != crc) throw bad("checksum mismatch (damaged file)");
+  const uint32_t floats = get<uint32_t>(&head[20]);
+  const uint32_t crc = get<uint32_t>(&head[24]);
+  const size_t record_bytes = static_cast<size_t>(positions) * kRecordBytes;
+  const size_t float_bytes = size_t{floats} * sizeof(float);
+  const size_t expected = kHeaderBytes + record_bytes + float_bytes;
+  if (file_size != expected)
+    throw bad("size " + std::to_string(file_size) + " bytes, expected " + std::to_string(expected) +
+              " (truncated or damaged)");
+  std::vector<uint8_t> records(record_bytes);
+  read_into(records.data(), record_bytes);
+  table.data_.resize(floats);
+  read_into(table.data_.data(), float_bytes);
+  const uint32_t body_crc = crc_of(reinterpret_cast<const uint8_t*>(table.data_.data()),
+                                   float_bytes, crc_of(records.data(), record_bytes));
+  if (body_crc != crc) throw bad("checksum mismatch (damaged file)");
   table.records_.resize(positions);
-  const uint8_t* p = bytes.data() + kHeaderBytes;
+  const uint8_t* p = records.data();
   for (uint32_t i = 0; i < positions; ++i, p += kRecordBytes) {
     Record& r = table.records_[i];
     r.offset = get<uint32_t>(p);
@@ -287,8 +302,6 @@ BearoffTable BearoffTable::load(const std::string& path) {
         r.first_off_len == 0)
       throw bad("record " + std::to_string(i) + " out of range");
   }
-  table.data_.resize(floats);
-  std::memcpy(table.data_.data(), p, size_t{floats} * sizeof(float));
   // A checksum proves the bytes are the writer's, not that the writer's values were sane.
   for (size_t i = 0; i < table.data_.size(); ++i)
     if (!std::isfinite(table.data_[i]))
