@@ -69,9 +69,10 @@ void add_benchmark_command(CLI::App& app) {
   });
 
   struct BuildArgs {
-    std::string out, game_agents = "random,heuristic", luck_head;
+    std::string out, game_agents = "random,heuristic", luck_head, add_choices;
     std::vector<std::string> rules;
     bool no_luck = false;
+    uint64_t choice_seed = 1;
     BenchmarkBuildOptions o;
   };
   auto b = std::make_shared<BuildArgs>();
@@ -137,6 +138,14 @@ void add_benchmark_command(CLI::App& app) {
                    "Rollout threads (per rank; results depend on neither threads nor ranks)")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
+  build->add_option("--add-choices", b->add_choices,
+                    "Then add these agents' choices outside a decision's candidates, rolled out "
+                    "as\ncandidates of their own (comma-separated specs; each recorded in the "
+                    "header, done once)");
+  build
+      ->add_option("--choice-seed", b->choice_seed,
+                   "Seed of the --add-choices agents' own randomness, as `benchmark --seed`")
+      ->capture_default_str();
   add_rule_option(*build, b->rules);
   build->callback([b] {
     b->o.world = &process_world();
@@ -159,8 +168,21 @@ void add_benchmark_command(CLI::App& app) {
       std::fprintf(stderr, "\rlabelled %d / %d, elapsed %s, ETA %s   ", done, total,
                    format_duration(s).c_str(), format_duration(left).c_str());
     });
+    if (root) std::fprintf(stderr, "\n");
+    if (!b->add_choices.empty()) {
+      const auto agents = split_agent_specs(b->add_choices, "benchmark build: --add-choices");
+      const auto t0 = std::chrono::steady_clock::now();
+      add_choices_to_benchmark(
+          b->o, b->out, agents, b->choice_seed, make_agent,
+          [&](const std::string& agent, int done, int total) {
+            const double s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            std::fprintf(stderr, "\rchoices of %s: %d / %d rolled out, elapsed %s   %s",
+                         agent.c_str(), done, total, format_duration(s).c_str(),
+                         done == total ? "\n" : "");
+          });
+    }
     if (!root) return;
-    std::fprintf(stderr, "\n");
     const BenchmarkSet set = read_benchmark(b->out, b->o.rules);
     std::printf("wrote %s: %zu decisions\n", b->out.c_str(), set.decisions.size());
   });

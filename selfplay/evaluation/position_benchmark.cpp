@@ -81,19 +81,24 @@ namespace {
 constexpr double kMaxListedEquity = 4.0;
 }  // namespace
 
+namespace {
+// One candidate line (without its newline).
+std::string format_candidate(const BenchmarkCandidate& c) {
+  char buf[96];
+  if (c.halves)
+    std::snprintf(buf, sizeof buf, " %+.5f %.5f %+.5f %+.5f ", c.equity, c.se, (*c.halves)[0],
+                  (*c.halves)[1]);
+  else
+    std::snprintf(buf, sizeof buf, " %+.5f %.5f ", c.equity, c.se);
+  return position_id(c.result) + buf + c.notation;
+}
+}  // namespace
+
 std::string format_decision(const BenchmarkDecision& d) {
   std::string s = "decision " + position_id(d.pos) + " " + std::to_string(d.dice.d1) +
                   std::to_string(d.dice.d2) + " " + phase_name(d.phase) + " " +
                   std::to_string(d.candidates.size()) + "\n";
-  char buf[96];
-  for (const auto& c : d.candidates) {
-    if (c.halves)
-      std::snprintf(buf, sizeof buf, " %+.5f %.5f %+.5f %+.5f ", c.equity, c.se, (*c.halves)[0],
-                    (*c.halves)[1]);
-    else
-      std::snprintf(buf, sizeof buf, " %+.5f %.5f ", c.equity, c.se);
-    s += position_id(c.result) + buf + c.notation + "\n";
-  }
+  for (const auto& c : d.candidates) s += format_candidate(c) + "\n";
   return s;
 }
 
@@ -293,6 +298,57 @@ std::vector<std::string> benchmark_header(const BenchmarkBuildOptions& o) {
 
 namespace {
 
+// One candidate of decision `index` of a set built with `o`: `result` with its
+// rollout equity (mover's view), its standard error and the two halves of its trials, [0, n1) and
+// [n1, trials), whose means give the equity and, apart, the cross-fitted loss
+// (position_benchmark.h). Every candidate of a decision is rolled out on the same dice streams
+// (common random numbers), so a candidate added later (add_choices_to_benchmark) is what the
+// build would have listed.
+BenchmarkCandidate rollout_candidate(const BenchmarkDecision& d, size_t index,
+                                     const Position& result, const std::string& notation,
+                                     const BenchmarkBuildOptions& o,
+                                     const AgentBySpec& make_agent) {
+  BenchmarkCandidate c;
+  c.result = result;
+  c.notation = notation;
+  if (auto end = game_outcome(c.result, o.rules)) {
+    c.equity = end->points_for(d.pos.side_to_move());
+    c.se = 0;
+    c.halves = std::array<double, 2>{c.equity, c.equity};
+    return c;
+  }
+  const int64_t n1 = o.trials / 2, n2 = o.trials - n1;
+  RolloutOptions ro;
+  ro.luck_turns = o.luck_turns;
+  ro.luck_adjust = o.luck_adjust;
+  ro.luck_head = o.luck_head;
+  ro.threads = o.threads;
+  ro.seed = Rng(o.seed).split(1000003 + index).next();  // shared by the candidates
+  ro.rules = o.rules;
+  const std::string spec = o.rollout_agent;
+  const Rules rules = o.rules;
+  const AgentMaker maker = [&make_agent, spec, rules] { return make_agent(spec, rules); };
+  ro.first_trial = 0;
+  ro.trials = n1;
+  const RolloutStat a = rollout(c.result, maker, {}, ro).flipped().equity();
+  ro.first_trial = n1;
+  ro.trials = n2;
+  const RolloutStat b = rollout(c.result, maker, {}, ro).flipped().equity();
+  c.halves = std::array<double, 2>{a.mean, b.mean};
+  // All trials' mean and standard error from the halves' running sums (a half's sample variance
+  // is se² n).
+  double sum = 0, sum_sq = 0;
+  for (const auto& [half, count] : {std::pair{a, n1}, std::pair{b, n2}}) {
+    const double k = static_cast<double>(count);
+    sum += k * half.mean;
+    sum_sq += (k - 1) * half.se * half.se * k + k * half.mean * half.mean;
+  }
+  const MeanEstimate whole = estimate_mean(o.trials, sum, sum_sq);
+  c.equity = whole.mean;
+  c.se = whole.se;
+  return c;
+}
+
 // The candidates of one decision, best first, with rollout equities (mover's view).
 std::vector<BenchmarkCandidate> label_decision(const BenchmarkDecision& d, size_t index,
                                                const BenchmarkBuildOptions& o,
@@ -316,53 +372,33 @@ std::vector<BenchmarkCandidate> label_decision(const BenchmarkDecision& d, size_
     net->rank(d.pos, moves, scored);
     for (int k = 0; k < o.max_candidates; ++k) keep.push_back(scored[static_cast<size_t>(k)].index);
   }
-  // The two halves of the trials, [0, n1) and [n1, trials): their means give the equity, and
-  // apart they give the cross-fitted loss (position_benchmark.h).
-  const int64_t n1 = o.trials / 2, n2 = o.trials - n1;
-  RolloutOptions ro;
-  ro.luck_turns = o.luck_turns;
-  ro.luck_adjust = o.luck_adjust;
-  ro.luck_head = o.luck_head;
-  ro.threads = o.threads;
-  ro.seed = Rng(o.seed).split(1000003 + index).next();  // shared by the candidates
-  ro.rules = o.rules;
-  const std::string spec = o.rollout_agent;
-  const Rules rules = o.rules;
-  const AgentMaker maker = [&make_agent, spec, rules] { return make_agent(spec, rules); };
   std::vector<BenchmarkCandidate> out;
-  for (size_t i : keep) {
-    BenchmarkCandidate c;
-    c.result = moves[i].position;
-    c.notation = format_move(moves[i].move);
-    if (auto end = game_outcome(c.result, o.rules)) {
-      c.equity = end->points_for(d.pos.side_to_move());
-      c.se = 0;
-      c.halves = std::array<double, 2>{c.equity, c.equity};
-    } else {
-      ro.first_trial = 0;
-      ro.trials = n1;
-      const RolloutStat a = rollout(c.result, maker, {}, ro).flipped().equity();
-      ro.first_trial = n1;
-      ro.trials = n2;
-      const RolloutStat b = rollout(c.result, maker, {}, ro).flipped().equity();
-      c.halves = std::array<double, 2>{a.mean, b.mean};
-      // All trials' mean and standard error from the halves' running sums (a half's sample
-      // variance is se² n).
-      double sum = 0, sum_sq = 0;
-      for (const auto& [half, count] : {std::pair{a, n1}, std::pair{b, n2}}) {
-        const double k = static_cast<double>(count);
-        sum += k * half.mean;
-        sum_sq += (k - 1) * half.se * half.se * k + k * half.mean * half.mean;
-      }
-      const MeanEstimate whole = estimate_mean(o.trials, sum, sum_sq);
-      c.equity = whole.mean;
-      c.se = whole.se;
-    }
-    out.push_back(std::move(c));
-  }
+  for (size_t i : keep)
+    out.push_back(
+        rollout_candidate(d, index, moves[i].position, format_move(moves[i].move), o, make_agent));
   std::stable_sort(out.begin(), out.end(),
                    [](const auto& a, const auto& b) { return a.equity > b.equity; });
   return out;
+}
+
+constexpr std::string_view kAddedChoices = " added choices of: ";
+
+// A set's header without the lines add_choices_to_benchmark appended: what its build wrote.
+std::vector<std::string> build_header_of(const BenchmarkSet& set) {
+  std::vector<std::string> out;
+  for (const std::string& h : set.header)
+    if (!h.starts_with(kAddedChoices)) out.push_back(h);
+  return out;
+}
+
+// The agent's choice on decision `i` of a set as scoring sees it: the legal results sorted by
+// position, the agent's generator Rng(seed).split(i). `moves` is scratch space.
+const MoveResult& benchmark_choice(Agent& agent, const BenchmarkDecision& d, size_t i,
+                                   uint64_t seed, const Rules& rules, MoveList& moves) {
+  moves = legal_moves(d.pos, d.dice, rules);
+  sort_by_position(moves);
+  Rng rng = Rng(seed).split(i);
+  return moves[agent.choose(d.pos, d.dice, moves, rng)];
 }
 
 }  // namespace
@@ -391,7 +427,7 @@ void build_benchmark(const BenchmarkBuildOptions& o, const std::string& path,
       size_t done = 0;
       if (std::ifstream(path)) {
         const BenchmarkSet old = read_benchmark(path, o.rules);
-        if (old.header != header)
+        if (build_header_of(old) != header)
           throw Error("benchmark set '" + path +
                       "' was built with other options (its header differs); remove it or build "
                       "with the same options to resume");
@@ -444,6 +480,125 @@ void build_benchmark(const BenchmarkBuildOptions& o, const std::string& path,
   }
   // Rank 0's last write reaches the others.
   gather_results(world, "", error, "benchmark build");
+}
+
+void add_choices_to_benchmark(const BenchmarkBuildOptions& o, const std::string& path,
+                              const std::vector<std::string>& agents, uint64_t seed,
+                              const AgentBySpec& make_agent,
+                              const std::function<void(const std::string&, int, int)>& progress) {
+  World& world = o.world ? *o.world : single_process_world();
+  const bool root = world.is_root();
+  const std::string job = "benchmark build --add-choices";
+  for (const std::string& spec : agents) {
+    const std::string record =
+        std::string(kAddedChoices) + spec + " (seed " + std::to_string(seed) + "): ";
+    // Rank 0 reads the set and lists the work, one line per result to add: the decision's index
+    // and position ID, the result's position ID and notation (the set's text format's fields).
+    BenchmarkSet set;
+    std::string work;
+    std::exception_ptr error;
+    if (root) {
+      try {
+        set = read_benchmark(path, o.rules);
+        if (build_header_of(set) != benchmark_header(o))
+          throw Error("benchmark set '" + path +
+                      "' was built with other options (its header differs): --add-choices needs "
+                      "the options of its build");
+        if (set.decisions.size() != static_cast<size_t>(o.decisions))
+          throw Error("benchmark set '" + path + "' is not complete (" +
+                      std::to_string(set.decisions.size()) + " of " + std::to_string(o.decisions) +
+                      " decisions)");
+        const bool done = std::any_of(set.header.begin(), set.header.end(),
+                                      [&](const auto& h) { return h.starts_with(record); });
+        if (!done) {
+          std::unique_ptr<Agent> agent = make_agent(spec, o.rules);
+          MoveList moves;
+          for (size_t i = 0; i < set.decisions.size(); ++i) {
+            const BenchmarkDecision& d = set.decisions[i];
+            const MoveResult& m = benchmark_choice(*agent, d, i, seed, o.rules, moves);
+            if (std::none_of(d.candidates.begin(), d.candidates.end(),
+                             [&](const auto& c) { return c.result == m.position; }))
+              work += std::to_string(i) + " " + position_id(d.pos) + " " + position_id(m.position) +
+                      " " + format_move(m.move) + "\n";
+          }
+          work = "todo\n" + work;
+        }
+      } catch (...) {
+        error = std::current_exception();
+      }
+    }
+    work = gather_results(world, work, error, job)[0];
+    if (work.empty()) continue;  // recorded in the header: added before
+    struct Item {
+      size_t index;
+      BenchmarkDecision d;
+      Position result;
+      std::string notation;
+    };
+    std::vector<Item> items;
+    std::istringstream in(work.substr(5));
+    for (std::string line; std::getline(in, line);) {
+      std::istringstream f(line);
+      Item it;
+      std::string pos, result;
+      f >> it.index >> pos >> result;
+      std::getline(f >> std::ws, it.notation);
+      it.d.pos = parse_position_id(pos);
+      it.result = parse_position_id(result);
+      items.push_back(std::move(it));
+    }
+    // Blocks of results, one contiguous share per rank; the candidate lines gathered in order.
+    std::vector<std::string> lines;
+    const size_t block = 4 * static_cast<size_t>(world.size());
+    if (progress && root) progress(spec, 0, static_cast<int>(items.size()));
+    for (size_t done = 0; done < items.size();) {
+      const size_t n = std::min(block, items.size() - done);
+      const IndexRange mine = block_of(static_cast<int64_t>(n), world.rank(), world.size());
+      std::string text;
+      try {
+        for (int64_t k = mine.begin; k < mine.end; ++k) {
+          const Item& it = items[done + static_cast<size_t>(k)];
+          text += format_candidate(
+                      rollout_candidate(it.d, it.index, it.result, it.notation, o, make_agent)) +
+                  "\n";
+        }
+      } catch (...) {
+        error = std::current_exception();
+      }
+      for (const std::string& t : gather_results(world, text, error, job)) {
+        std::istringstream part(t);
+        for (std::string line; std::getline(part, line);) lines.push_back(line);
+      }
+      done += n;
+      if (progress && root) progress(spec, static_cast<int>(done), static_cast<int>(items.size()));
+    }
+    if (root) {
+      try {
+        for (size_t k = 0; k < items.size(); ++k) {
+          std::istringstream f(lines.at(k));
+          std::string id;
+          BenchmarkCandidate c;
+          double h1 = 0, h2 = 0;
+          f >> id >> c.equity >> c.se >> h1 >> h2;
+          c.halves = std::array<double, 2>{h1, h2};
+          std::getline(f >> std::ws, c.notation);
+          c.result = parse_position_id(id);
+          auto& cands = set.decisions[items[k].index].candidates;
+          cands.push_back(std::move(c));
+          std::stable_sort(cands.begin(), cands.end(),
+                           [](const auto& a, const auto& b) { return a.equity > b.equity; });
+        }
+        set.header.push_back(record + std::to_string(items.size()) + " results added");
+        std::string out;
+        for (const std::string& h : set.header) out += "#" + h + "\n";
+        for (const BenchmarkDecision& d : set.decisions) out += format_decision(d);
+        write_file_atomic(path, out);
+      } catch (...) {
+        error = std::current_exception();
+      }
+    }
+    gather_results(world, "", error, job);  // rank 0's write (or failure) reaches the others
+  }
 }
 
 // ---- Scoring ----
@@ -514,10 +669,7 @@ BenchmarkScore score_benchmark(const BenchmarkSet& set, const AgentMaker& make, 
       MoveList moves;
       for (size_t i = static_cast<size_t>(t); i < n; i += static_cast<size_t>(threads)) {
         const BenchmarkDecision& d = set.decisions[i];
-        moves = legal_moves(d.pos, d.dice, rules);
-        sort_by_position(moves);
-        Rng rng = Rng(seed).split(i);
-        const Position chosen = moves[agent->choose(d.pos, d.dice, moves, rng)].position;
+        const Position chosen = benchmark_choice(*agent, d, i, seed, rules, moves).position;
         const double best = d.candidates.front().equity;
         auto it = std::find_if(d.candidates.begin(), d.candidates.end(),
                                [&](const BenchmarkCandidate& c) { return c.result == chosen; });

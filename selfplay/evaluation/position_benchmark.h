@@ -28,7 +28,8 @@
 // Error rate of an agent: on each decision the agent chooses a legal result; its loss is the best
 // candidate's equity minus the chosen one's (0 for the best). A choice outside the listed
 // candidates (possible only when they were cut to the top ones) is charged the largest listed
-// loss, a lower bound, and counted as `outside`. Reported in millipoints (1/1000 of a point) as
+// loss and counted as `outside`: a stand-in, measured to overcharge strong agents
+// (add_choices_to_benchmark adds such choices to a set, rolled out). Reported in millipoints (1/1000 of a point) as
 // the mean over decisions with a 95% confidence interval (Student t), overall and per phase, with
 // the share of decisions losing more than 0.1 points.
 //
@@ -137,8 +138,9 @@ std::vector<BenchmarkDecision> sample_decisions(const BenchmarkBuildOptions& opt
 std::vector<std::string> benchmark_header(const BenchmarkBuildOptions& options);
 
 // Builds the set into `path`, resumably: if the file exists its header must equal this build's
-// and its decisions are kept; the missing ones are labelled and appended one at a time (flushed),
-// so a killed build continues where it stopped. `progress(done, total)` at the start (the
+// (the lines add_choices_to_benchmark appends aside) and its decisions are kept; the missing
+// ones are labelled and appended one at a time (flushed), so a killed build continues where it
+// stopped. `progress(done, total)` at the start (the
 // decisions kept) and after each decision.
 // Ranks (`options.world`): every rank samples the same decisions; the missing ones go in blocks
 // of 4 per rank, each rank labelling one contiguous share of a block (its rollouts on its own
@@ -149,6 +151,26 @@ std::vector<std::string> benchmark_header(const BenchmarkBuildOptions& options);
 void build_benchmark(const BenchmarkBuildOptions& options, const std::string& path,
                      const AgentBySpec& make_agent,
                      const std::function<void(int, int)>& progress = {});
+
+// Adds to a built set the choices of other agents as candidates of their own, each what a build
+// whose candidates had included it would list. A choice outside a decision's candidates (the
+// rank agent's top max_candidates) is otherwise charged the decision's largest listed loss,
+// which overcharges a strong agent whose choice the rank agent ranked lower than the rollouts
+// do (bench/positions/README.md measures it). For each spec in `agents`, in order: its choice on
+// every decision, as scoring makes it (the agent's generator seeded by `seed`, as `nardy
+// benchmark --seed`), that is not listed is rolled out as build_benchmark rolls out a candidate
+// (the decision's dice streams, trials and halves) and inserted in equity order; the header gets
+// the line "added choices of: SPEC (seed S): N results added". The set must be complete and
+// built with `options` (its header, those lines aside); an agent already recorded is skipped,
+// and the file is rewritten atomically after each agent, so a killed run loses at most the
+// running agent's rollouts. Ranks (`options.world`): rank 0 reads the set and finds the
+// choices, the rollouts go in blocks of 4 per rank, and rank 0 writes (the same bytes on any
+// number of ranks). `progress(agent, done, total)` on rank 0 over each agent's results. A
+// collective.
+void add_choices_to_benchmark(
+    const BenchmarkBuildOptions& options, const std::string& path,
+    const std::vector<std::string>& agents, uint64_t seed, const AgentBySpec& make_agent,
+    const std::function<void(const std::string&, int, int)>& progress = {});
 
 struct PhaseScore {
   std::string phase;                  // "overall" or a phase name

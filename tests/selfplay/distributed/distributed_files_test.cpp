@@ -1,7 +1,7 @@
 // The jobs that write files, split across c10d Gloo ranks: `nardy label`'s label file and
-// `nardy benchmark build`'s set are the same bytes as one process's (fresh and resumed), only
-// rank 0 touches the file, a failure on rank 0 (a file of other options) is an error on every
-// rank; `nardy luck fit`'s positions are the same rows on every rank as one process's.
+// `nardy benchmark build`'s set are the same bytes as one process's (fresh, resumed, and with
+// other agents' choices added), only rank 0 touches the file, a failure on rank 0 (a file of
+// other options) is an error on every rank; `nardy luck fit`'s positions are the same rows on every rank as one process's.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -171,6 +171,29 @@ TEST(DistributedBenchmark, RanksBuildAndResumeTheSetOfOneProcess) {
     return 0;
   });
   EXPECT_EQ(read_bytes(resumed), text);
+}
+
+TEST(DistributedBenchmark, RanksAddTheChoicesOfOneProcess) {
+  testing::TempDir tmp;
+  BenchmarkBuildOptions o = benchmark_options(1);
+  o.max_candidates = 5;
+  const std::string one = tmp.file("one.txt");
+  build_benchmark(o, one, make_agent);
+  const std::string built = read_bytes(one);
+  add_choices_to_benchmark(o, one, {"random", "heuristic"}, 1, make_agent);
+  const std::string text = read_bytes(one);
+  ASSERT_NE(text, built);  // random chose results outside the 5 the heuristic ranked best
+  for (int size : {2, 3}) {
+    const std::string path = tmp.file("ranks" + std::to_string(size) + ".txt");
+    std::ofstream(path) << built;
+    on_local_ranks<int>(size, [&](World& w) {
+      BenchmarkBuildOptions mine = o;
+      mine.world = &w;
+      add_choices_to_benchmark(mine, path_of(w, path), {"random", "heuristic"}, 1, make_agent);
+      return 0;
+    });
+    EXPECT_EQ(read_bytes(path), text) << size << " ranks";
+  }
 }
 
 TEST(DistributedBenchmark, ASetOfOtherOptionsOnRankZeroFailsEveryRank) {

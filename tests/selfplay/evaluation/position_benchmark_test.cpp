@@ -290,6 +290,67 @@ TEST(PositionBenchmark, ReadingNamesTheFileAndLine) {
   expect_error("# only a header\n", "no decisions");
 }
 
+// Candidates added for an agent's choices are the lines a build listing every legal result
+// writes for them (the same dice streams and halves), and the agent then has no choice outside.
+TEST(PositionBenchmark, AddedChoicesAreWhatABuildOfEveryResultLists) {
+  testing::TempDir dir;
+  const std::string cut = dir.file("cut.txt"), all = dir.file("all.txt");
+  BenchmarkBuildOptions o = small_options();
+  o.decisions = 16;
+  o.max_candidates = 5;
+  build_benchmark(o, cut, make_agent);
+  BenchmarkBuildOptions every = o;
+  every.max_candidates = 10000;
+  build_benchmark(every, all, make_agent);
+  const AgentMaker random = [] { return make_agent("random", Rules{}); };
+  const BenchmarkSet original = read_benchmark(cut);
+  const BenchmarkScore before = score_benchmark(original, random, Rules{}, 1, 3);
+  ASSERT_GT(before.overall.outside, 0);  // the test would prove nothing otherwise
+
+  // Not before the set is complete, nor with other options than its build's.
+  const std::string part = dir.file("part.txt");
+  const std::string text = read_all(cut);
+  std::ofstream(part) << text.substr(0, text.find("decision ", text.find("decision ") + 1));
+  EXPECT_THROW(add_choices_to_benchmark(o, part, {"random"}, 3, make_agent), Error);
+  EXPECT_THROW(add_choices_to_benchmark(every, cut, {"random"}, 3, make_agent), Error);
+  EXPECT_EQ(read_all(cut), text);
+
+  std::vector<std::pair<std::string, int>> calls;
+  add_choices_to_benchmark(o, cut, {"random"}, 3, make_agent,
+                           [&](const std::string& a, int done, int) {
+                             calls.push_back({a, done});
+                           });
+  ASSERT_FALSE(calls.empty());
+  EXPECT_EQ(calls.back(), (std::pair<std::string, int>{"random", int(before.overall.outside)}));
+  const BenchmarkSet added = read_benchmark(cut), full = read_benchmark(all);
+  EXPECT_EQ(added.header.back(), " added choices of: random (seed 3): " +
+                                     std::to_string(before.overall.outside) + " results added");
+  size_t listed = 0;
+  for (size_t i = 0; i < added.decisions.size(); ++i) {
+    for (const auto& c : added.decisions[i].candidates) {
+      const auto& f = full.decisions[i].candidates;
+      auto it =
+          std::find_if(f.begin(), f.end(), [&](const auto& x) { return x.result == c.result; });
+      ASSERT_NE(it, f.end());
+      EXPECT_EQ(c.equity, it->equity);
+      EXPECT_EQ(c.se, it->se);
+      EXPECT_EQ(*c.halves, *it->halves);
+      EXPECT_EQ(c.notation, it->notation);
+      ++listed;
+    }
+  }
+  size_t listed_before = 0;
+  for (const auto& d : original.decisions) listed_before += d.candidates.size();
+  EXPECT_EQ(listed, listed_before + static_cast<size_t>(before.overall.outside));
+  const BenchmarkScore after = score_benchmark(added, random, Rules{}, 1, 3);
+  EXPECT_EQ(after.overall.outside, 0);
+  // Once per agent; the build still resumes the set (its added lines aside).
+  const std::string extended = read_all(cut);
+  add_choices_to_benchmark(o, cut, {"random"}, 3, make_agent);
+  build_benchmark(o, cut, make_agent);
+  EXPECT_EQ(read_all(cut), extended);
+}
+
 TEST(PositionBenchmark, ScoresAnOracleAtZeroAndRandomAboveTheHeuristic) {
   testing::TempDir dir;
   const std::string path = dir.file("set.txt");
