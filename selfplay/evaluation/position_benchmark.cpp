@@ -79,9 +79,7 @@ namespace {
 // The largest |equity| a set may list: twice the most a game can score, room for luck-adjusted
 // estimates that overshoot ±2.
 constexpr double kMaxListedEquity = 4.0;
-}  // namespace
 
-namespace {
 // One candidate line (without its newline).
 std::string format_candidate(const BenchmarkCandidate& c) {
   char buf[96];
@@ -298,10 +296,9 @@ std::vector<std::string> benchmark_header(const BenchmarkBuildOptions& o) {
 
 namespace {
 
-// One candidate of decision `index` of a set built with `o`: `result` with its
-// rollout equity (mover's view), its standard error and the two halves of its trials, [0, n1) and
-// [n1, trials), whose means give the equity and, apart, the cross-fitted loss
-// (position_benchmark.h). Every candidate of a decision is rolled out on the same dice streams
+// One candidate of decision `index` of a set built with `o`: `result` with its rollout equity
+// (mover's view), its standard error and the two halves of its trials, [0, n1) and [n1, trials),
+// whose means give the equity and, apart, the cross-fitted loss (position_benchmark.h). Every candidate of a decision is rolled out on the same dice streams
 // (common random numbers), so a candidate added later (add_choices_to_benchmark) is what the
 // build would have listed.
 BenchmarkCandidate rollout_candidate(const BenchmarkDecision& d, size_t index,

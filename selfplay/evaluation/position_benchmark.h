@@ -29,9 +29,9 @@
 // candidate's equity minus the chosen one's (0 for the best). A choice outside the listed
 // candidates (possible only when they were cut to the top ones) is charged the largest listed
 // loss and counted as `outside`: a stand-in, measured to overcharge strong agents
-// (add_choices_to_benchmark adds such choices to a set, rolled out). Reported in millipoints (1/1000 of a point) as
-// the mean over decisions with a 95% confidence interval (Student t), overall and per phase, with
-// the share of decisions losing more than 0.1 points.
+// (add_choices_to_benchmark adds such choices to a set, rolled out). Reported in millipoints
+// (1/1000 of a point) as the mean over decisions with a 95% confidence interval (Student t),
+// overall and per phase, with the share of decisions losing more than 0.1 points.
 //
 // Noise, and the cross-fitted loss (format 2). The loss above picks the best candidate and
 // measures it on the same trials, so rollout noise between near-equal candidates inflates it: in
@@ -140,8 +140,7 @@ std::vector<std::string> benchmark_header(const BenchmarkBuildOptions& options);
 // Builds the set into `path`, resumably: if the file exists its header must equal this build's
 // (the lines add_choices_to_benchmark appends aside) and its decisions are kept; the missing
 // ones are labelled and appended one at a time (flushed), so a killed build continues where it
-// stopped. `progress(done, total)` at the start (the
-// decisions kept) and after each decision.
+// stopped. `progress(done, total)` at the start (the decisions kept) and after each decision.
 // Ranks (`options.world`): every rank samples the same decisions; the missing ones go in blocks
 // of 4 per rank, each rank labelling one contiguous share of a block (its rollouts on its own
 // `threads`), and rank 0 alone reads the file and appends the gathered decisions in set order
