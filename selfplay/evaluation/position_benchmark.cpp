@@ -298,9 +298,9 @@ namespace {
 
 // One candidate of decision `index` of a set built with `o`: `result` with its rollout equity
 // (mover's view), its standard error and the two halves of its trials, [0, n1) and [n1, trials),
-// whose means give the equity and, apart, the cross-fitted loss (position_benchmark.h). Every candidate of a decision is rolled out on the same dice streams
-// (common random numbers), so a candidate added later (add_choices_to_benchmark) is what the
-// build would have listed.
+// whose means give the equity and, apart, the cross-fitted loss (position_benchmark.h). Every
+// candidate of a decision is rolled out on the same dice streams (common random numbers), so a
+// candidate added later (add_choices_to_benchmark) is what the build would have listed.
 BenchmarkCandidate rollout_candidate(const BenchmarkDecision& d, size_t index,
                                      const Position& result, const std::string& notation,
                                      const BenchmarkBuildOptions& o,
