@@ -65,6 +65,7 @@ def filter_file(src: pathlib.Path, dst: pathlib.Path, phases: set[str],
     if len(body) % RECORD_BYTES:
         body = body[: len(body) - len(body) % RECORD_BYTES]
     rules = header_rules(header)
+    exact = exact_points is not None
     lines = b"phases " + ",".join(sorted(phases)).encode() + b"\n"
     if exact_points is not None:
         lines += b"exact_races table_points=%d\n" % exact_points
@@ -79,7 +80,6 @@ def filter_file(src: pathlib.Path, dst: pathlib.Path, phases: set[str],
             counts[phase] += len(group)
             if phase in phases:
                 for record in group:
-                    exact = exact_points is not None
                     pending.extend(exact_record(record, rules, counts) if exact else record)
             group.clear()
 

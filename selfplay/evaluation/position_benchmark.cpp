@@ -296,20 +296,20 @@ std::vector<std::string> benchmark_header(const BenchmarkBuildOptions& o) {
 
 namespace {
 
-// One candidate of decision `index` of a set built with `o`: `result` with its rollout equity
-// (mover's view), its standard error and the two halves of its trials, [0, n1) and [n1, trials),
-// whose means give the equity and, apart, the cross-fitted loss (position_benchmark.h). Every
+// One candidate of decision `index` (position `pos`) of a set built with `o`: `result` with its
+// rollout equity (mover's view), its standard error and the two halves of its trials, [0, n1)
+// and [n1, trials), whose means give the equity and, apart, the cross-fitted loss
+// (position_benchmark.h). Every
 // candidate of a decision is rolled out on the same dice streams (common random numbers), so a
 // candidate added later (add_choices_to_benchmark) is what the build would have listed.
-BenchmarkCandidate rollout_candidate(const BenchmarkDecision& d, size_t index,
-                                     const Position& result, const std::string& notation,
-                                     const BenchmarkBuildOptions& o,
+BenchmarkCandidate rollout_candidate(const Position& pos, size_t index, const Position& result,
+                                     const std::string& notation, const BenchmarkBuildOptions& o,
                                      const AgentBySpec& make_agent) {
   BenchmarkCandidate c;
   c.result = result;
   c.notation = notation;
   if (auto end = game_outcome(c.result, o.rules)) {
-    c.equity = end->points_for(d.pos.side_to_move());
+    c.equity = end->points_for(pos.side_to_move());
     c.se = 0;
     c.halves = std::array<double, 2>{c.equity, c.equity};
     return c;
@@ -371,8 +371,8 @@ std::vector<BenchmarkCandidate> label_decision(const BenchmarkDecision& d, size_
   }
   std::vector<BenchmarkCandidate> out;
   for (size_t i : keep)
-    out.push_back(
-        rollout_candidate(d, index, moves[i].position, format_move(moves[i].move), o, make_agent));
+    out.push_back(rollout_candidate(d.pos, index, moves[i].position, format_move(moves[i].move), o,
+                                    make_agent));
   std::stable_sort(out.begin(), out.end(),
                    [](const auto& a, const auto& b) { return a.equity > b.equity; });
   return out;
@@ -486,6 +486,8 @@ void add_choices_to_benchmark(const BenchmarkBuildOptions& o, const std::string&
   World& world = o.world ? *o.world : single_process_world();
   const bool root = world.is_root();
   const std::string job = "benchmark build --add-choices";
+  // Rank 0's work list starts with this line; an empty one means the agent was added before.
+  constexpr std::string_view kTodo = "todo\n";
   for (const std::string& spec : agents) {
     const std::string record =
         std::string(kAddedChoices) + spec + " (seed " + std::to_string(seed) + "): ";
@@ -518,7 +520,7 @@ void add_choices_to_benchmark(const BenchmarkBuildOptions& o, const std::string&
               work += std::to_string(i) + " " + position_id(d.pos) + " " + position_id(m.position) +
                       " " + format_move(m.move) + "\n";
           }
-          work = "todo\n" + work;
+          work = std::string(kTodo) + work;
         }
       } catch (...) {
         error = std::current_exception();
@@ -528,19 +530,18 @@ void add_choices_to_benchmark(const BenchmarkBuildOptions& o, const std::string&
     if (work.empty()) continue;  // recorded in the header: added before
     struct Item {
       size_t index;
-      BenchmarkDecision d;
-      Position result;
+      Position pos, result;
       std::string notation;
     };
     std::vector<Item> items;
-    std::istringstream in(work.substr(5));
+    std::istringstream in(work.substr(kTodo.size()));
     for (std::string line; std::getline(in, line);) {
       std::istringstream f(line);
       Item it;
       std::string pos, result;
       f >> it.index >> pos >> result;
       std::getline(f >> std::ws, it.notation);
-      it.d.pos = parse_position_id(pos);
+      it.pos = parse_position_id(pos);
       it.result = parse_position_id(result);
       items.push_back(std::move(it));
     }
@@ -556,7 +557,7 @@ void add_choices_to_benchmark(const BenchmarkBuildOptions& o, const std::string&
         for (int64_t k = mine.begin; k < mine.end; ++k) {
           const Item& it = items[done + static_cast<size_t>(k)];
           text += format_candidate(
-                      rollout_candidate(it.d, it.index, it.result, it.notation, o, make_agent)) +
+                      rollout_candidate(it.pos, it.index, it.result, it.notation, o, make_agent)) +
                   "\n";
         }
       } catch (...) {
