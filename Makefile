@@ -19,7 +19,7 @@ DEB_PACKAGES := build-essential cmake ninja-build pkg-config clang-format \
 BROWSER_TEST := tests/browser
 
 .PHONY: all deps build test test-long test-cpp test-python test-notebooks test-browser test-fuzz test-asan \
-  test-notorch fuzz train race-table bench clean format format-check
+  test-notorch fuzz train race-table race-net bench clean format format-check
 
 all: build
 
@@ -148,6 +148,15 @@ RACE_POINTS ?= 8
 race-table: deps $(BUILD)/build.ninja
 	cmake -S . -B $(BUILD) -DNARDY_BEAROFF_POINTS=$(RACE_POINTS)
 	cmake --build $(BUILD) -j $(JOBS) --target bearoff_table
+
+# The shipped race net (models/race-net.nrn; docs/evaluation.md "Race net") rebuilt from a
+# 12-point race table: the table (~30 min of one core, 5 GB, kept in $(BUILD)/race12.nbt), then the
+# fit (scripts/train_race_net.py, torch on 2 threads, ~30 min). The table is kept and reused by
+# the next run.
+race-net: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS) --target nardy
+	[ -f $(BUILD)/race12.nbt ] || $(BUILD)/nardy bearoff build --points 12 --out $(BUILD)/race12.nbt
+	$(PY) scripts/train_race_net.py $(BUILD)/race12.nbt --out models/race-net.nrn
 
 bench: build
 	$(BUILD)/nardy bench movegen

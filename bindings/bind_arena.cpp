@@ -359,6 +359,7 @@ void bind_rollout(py::module_& m) {
         } else if (a->net) {
           luck_net = *a->net;
           backend = a->net_options.backend;
+          o.race_net = a->net_options.tables && a->net_options.race_net;
         }
         // The luck head: "auto" = the luck net's NAME.luck when the net comes from a checkpoint
         // path and the agent does not search (as `nardy rollout`); a path = that file (any

@@ -72,6 +72,7 @@ void add_benchmark_command(CLI::App& app) {
     std::string out, game_agents = "random,heuristic", luck_head, add_choices;
     std::vector<std::string> rules;
     bool no_luck = false;
+    std::string race_net = "on";
     uint64_t choice_seed = 1;
     BenchmarkBuildOptions o;
   };
@@ -146,8 +147,16 @@ void add_benchmark_command(CLI::App& app) {
       ->add_option("--choice-seed", b->choice_seed,
                    "Seed of the --add-choices agents' own randomness, as `benchmark --seed`")
       ->capture_default_str();
+  build
+      ->add_option("--race-net", b->race_net,
+                   "on: the build's own net agents value races beyond the race table with the "
+                   "race\nnet, recorded in the header; off: with their value net (sets built "
+                   "before it)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"on", "off"}));
   add_rule_option(*build, b->rules);
   build->callback([b] {
+    b->o.race_net = b->race_net == "on";
     b->o.world = &process_world();
     const bool root = b->o.world->is_root();  // reports; every rank labels its share
     b->o.rules = rules_from(b->rules);

@@ -22,8 +22,11 @@
 #include "core/position_id.h"
 #include "selfplay/agents/heuristic_agent.h"
 #include "selfplay/evaluation/rollout.h"
+#include "selfplay/search/agent_kinds.h"
 #include "selfplay/search/net_agent.h"
+#include "selfplay/search/shipped_models.h"
 #include "selfplay/tables/race.h"
+#include "selfplay/tables/race_net.h"
 
 namespace nardy {
 
@@ -268,30 +271,43 @@ std::vector<BenchmarkDecision> sample_decisions(const BenchmarkBuildOptions& o,
   return out;
 }
 
+constexpr std::string_view kRaceNetLine = " race net: ";
+
+// Whether a build with these header lines used the race net (BenchmarkBuildOptions::race_net).
+bool built_with_race_net(const std::vector<std::string>& header) {
+  return std::any_of(header.begin(), header.end(),
+                     [](const std::string& h) { return h.starts_with(kRaceNetLine); });
+}
+
 std::vector<std::string> benchmark_header(const BenchmarkBuildOptions& o) {
   std::string agents;
   for (const auto& a : o.game_agents) agents += (agents.empty() ? "" : ",") + a;
   char shares[128];
   std::snprintf(shares, sizeof shares, "%g,%g,%g,%g", o.phase_shares[0], o.phase_shares[1],
                 o.phase_shares[2], o.phase_shares[3]);
-  return {" nardy position benchmark, format 2 (selfplay/evaluation/position_benchmark.h)",
-          " decisions: " + std::to_string(o.decisions),
-          " seed: " + std::to_string(o.seed),
-          " game agents: " + agents,
-          " phase shares (opening,contact,race,bearoff): " + std::string(shares),
-          " rollout agent: " + o.rollout_agent,
-          " rank agent: " + (o.rank_agent.empty() ? std::string("none") : o.rank_agent),
-          " max candidates: " + std::to_string(o.max_candidates),
-          " trials per candidate: " + std::to_string(o.trials),
-          " luck-adjusted turns per trial: " +
-              (!o.luck_adjust     ? std::string("none")
-               : o.luck_turns > 0 ? std::to_string(o.luck_turns)
-                                  : std::string("all")) +
-              (o.luck_adjust && o.luck_head ? ", by the " + o.luck_head->describe() : ""),
-          " race table: " + (default_bearoff_table()
-                                 ? std::to_string(default_bearoff_table()->points()) + " points"
-                                 : std::string("none")),
-          " rules: " + o.rules.to_string()};
+  std::vector<std::string> lines = {
+      " nardy position benchmark, format 2 (selfplay/evaluation/position_benchmark.h)",
+      " decisions: " + std::to_string(o.decisions),
+      " seed: " + std::to_string(o.seed),
+      " game agents: " + agents,
+      " phase shares (opening,contact,race,bearoff): " + std::string(shares),
+      " rollout agent: " + o.rollout_agent,
+      " rank agent: " + (o.rank_agent.empty() ? std::string("none") : o.rank_agent),
+      " max candidates: " + std::to_string(o.max_candidates),
+      " trials per candidate: " + std::to_string(o.trials),
+      " luck-adjusted turns per trial: " +
+          (!o.luck_adjust     ? std::string("none")
+           : o.luck_turns > 0 ? std::to_string(o.luck_turns)
+                              : std::string("all")) +
+          (o.luck_adjust && o.luck_head ? ", by the " + o.luck_head->describe() : ""),
+      " race table: " + (default_bearoff_table()
+                             ? std::to_string(default_bearoff_table()->points()) + " points"
+                             : std::string("none")),
+      " rules: " + o.rules.to_string()};
+  // Only when used: a set built before the race net (or without it) keeps its header.
+  if (const RaceNet* net = o.race_net ? default_shipped_race_net() : nullptr)
+    lines.push_back(std::string(kRaceNetLine) + std::to_string(net->points()) + " points");
+  return lines;
 }
 
 namespace {
@@ -400,8 +416,24 @@ const MoveResult& benchmark_choice(Agent& agent, const BenchmarkDecision& d, siz
 
 }  // namespace
 
+namespace {
+
+// The agents a build makes itself (game, rank and rollout agents): net agents without the race
+// net unless the build uses it (BenchmarkBuildOptions::race_net).
+AgentBySpec build_agents(const AgentBySpec& make_agent, bool race_net) {
+  if (race_net) return make_agent;
+  return [make_agent](std::string_view spec, const Rules& rules) {
+    const std::string s(spec);
+    return make_agent(net_agent_spec(s) ? s + ":race_net=0" : s, rules);
+  };
+}
+
+}  // namespace
+
 void build_benchmark(const BenchmarkBuildOptions& o, const std::string& path,
-                     const AgentBySpec& make_agent, const std::function<void(int, int)>& progress) {
+                     const AgentBySpec& make_agent_of_spec,
+                     const std::function<void(int, int)>& progress) {
+  const AgentBySpec make_agent = build_agents(make_agent_of_spec, o.race_net);
   if (o.max_candidates < 5) throw Error("benchmark: max candidates must be at least 5");
   if (o.trials < 2)
     throw Error(
@@ -424,10 +456,17 @@ void build_benchmark(const BenchmarkBuildOptions& o, const std::string& path,
       size_t done = 0;
       if (std::ifstream(path)) {
         const BenchmarkSet old = read_benchmark(path, o.rules);
-        if (build_header_of(old) != header)
+        if (build_header_of(old) != header) {
+          const bool old_race_net = built_with_race_net(old.header);
+          const bool new_race_net = built_with_race_net(header);
           throw Error("benchmark set '" + path +
-                      "' was built with other options (its header differs); remove it or build "
-                      "with the same options to resume");
+                      "' was built with other options (its header differs" +
+                      (old_race_net == new_race_net ? std::string()
+                       : old_race_net ? std::string(": it was built with the race net")
+                                      : std::string(": it was built without the race net, "
+                                                    "--race-net off")) +
+                      "); remove it or build with the same options to resume");
+        }
         done = old.decisions.size();
       }
       if (done > todo.size())
@@ -486,8 +525,10 @@ void add_choices_to_benchmark(const BenchmarkBuildOptions& o, const std::string&
   World& world = o.world ? *o.world : single_process_world();
   const bool root = world.is_root();
   const std::string job = "benchmark build --add-choices";
-  // Rank 0's work list starts with this line; an empty one means the agent was added before.
-  constexpr std::string_view kTodo = "todo\n";
+  // Rank 0's work list starts with this line, then "1" or "0" and a newline: whether the set's
+  // build used the race net (its rollouts are made the same way); an empty list means the agent
+  // was added before.
+  constexpr std::string_view kTodo = "todo ";
   for (const std::string& spec : agents) {
     const std::string record =
         std::string(kAddedChoices) + spec + " (seed " + std::to_string(seed) + "): ";
@@ -499,7 +540,9 @@ void add_choices_to_benchmark(const BenchmarkBuildOptions& o, const std::string&
     if (root) {
       try {
         set = read_benchmark(path, o.rules);
-        if (build_header_of(set) != benchmark_header(o))
+        BenchmarkBuildOptions as_built = o;
+        as_built.race_net = built_with_race_net(set.header);
+        if (build_header_of(set) != benchmark_header(as_built))
           throw Error("benchmark set '" + path +
                       "' was built with other options (its header differs): --add-choices needs "
                       "the options of its build");
@@ -520,7 +563,7 @@ void add_choices_to_benchmark(const BenchmarkBuildOptions& o, const std::string&
               work += std::to_string(i) + " " + position_id(d.pos) + " " + position_id(m.position) +
                       " " + format_move(m.move) + "\n";
           }
-          work = std::string(kTodo) + work;
+          work = std::string(kTodo) + (as_built.race_net ? "1\n" : "0\n") + work;
         }
       } catch (...) {
         error = std::current_exception();
@@ -535,6 +578,9 @@ void add_choices_to_benchmark(const BenchmarkBuildOptions& o, const std::string&
     };
     std::vector<Item> items;
     std::istringstream in(work.substr(kTodo.size()));
+    std::string race_net_used;
+    std::getline(in, race_net_used);
+    const AgentBySpec make_build_agent = build_agents(make_agent, race_net_used == "1");
     for (std::string line; std::getline(in, line);) {
       std::istringstream f(line);
       Item it;
@@ -556,8 +602,8 @@ void add_choices_to_benchmark(const BenchmarkBuildOptions& o, const std::string&
       try {
         for (int64_t k = mine.begin; k < mine.end; ++k) {
           const Item& it = items[done + static_cast<size_t>(k)];
-          text += format_candidate(
-                      rollout_candidate(it.pos, it.index, it.result, it.notation, o, make_agent)) +
+          text += format_candidate(rollout_candidate(it.pos, it.index, it.result, it.notation, o,
+                                                     make_build_agent)) +
                   "\n";
         }
       } catch (...) {

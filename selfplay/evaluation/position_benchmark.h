@@ -126,6 +126,11 @@ struct BenchmarkBuildOptions {
   int threads = 1;  // each decision's rollouts (per rank)
   Rules rules;
   World* world = nullptr;  // ranks sharing the decisions (build_benchmark); null: this process
+  // The build's own net agents (game, rank and rollout agents) value races beyond the table with
+  // the process's race net (selfplay/tables/race_net.h), and the header says so ("race net: N
+  // points"), when there is one; false: with their value net, as sets built before the race net
+  // were (add_choices_to_benchmark follows the set's header).
+  bool race_net = true;
 };
 
 // The decisions of the set, without candidates: sampled from games of `game_agents` seeded by
@@ -160,7 +165,9 @@ void build_benchmark(const BenchmarkBuildOptions& options, const std::string& pa
 // benchmark --seed`), that is not listed is rolled out as build_benchmark rolls out a candidate
 // (the decision's dice streams, trials and halves) and inserted in equity order; the header gets
 // the line "added choices of: SPEC (seed S): N results added". The set must be complete and
-// built with `options` (its header, those lines aside); an agent already recorded is skipped,
+// built with `options` (its header, those lines aside; `options.race_net` is taken from the
+// header, and the rollouts use the race net only if the build did, whatever the added agents
+// use); an agent already recorded is skipped,
 // and the file is rewritten atomically after each agent, so a killed run loses at most the
 // running agent's rollouts. Ranks (`options.world`): rank 0 reads the set and finds the
 // choices, the rollouts go in blocks of 4 per rank, and rank 0 writes (the same bytes on any

@@ -13,6 +13,7 @@
 #include "core/game.h"
 #include "core/parallel_for.h"
 #include "selfplay/search/net_agent.h"
+#include "selfplay/search/shipped_models.h"
 #include "selfplay/evaluation/stats.h"
 
 namespace nardy {
@@ -153,9 +154,10 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
         pl.net = net;
       } else if (luck) {
         pl.own_evaluator = luck();
-        // The same exact race values as a net agent's own search (net_agent.h tables=1).
+        // The same race values as a net agent's own search (net_agent.h tables=1, race_net).
         SearchOptions so;
         so.tables = tables;
+        so.race_net = tables && options.race_net ? default_shipped_race_net() : nullptr;
         pl.own_search = std::make_unique<Search>(*pl.own_evaluator, options.rules, so);
         pl.search = pl.own_search.get();
       } else {

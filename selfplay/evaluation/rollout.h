@@ -79,6 +79,10 @@ struct RolloutOptions {
   int max_turns = 10000;   // per trial; reaching it is an Error (an agent bug)
   World* world = nullptr;  // ranks sharing the trials; null: this process alone
   bool tables = true;      // end trials in covered races with the default table's exact odds
+  // When luck is measured by a search of its own (the `luck` evaluator, not a net agent's own
+  // search): whether it values races beyond the table with the process's race net, as a net
+  // agent does unless its spec says race_net=0 (net_agent.h); only with `tables`.
+  bool race_net = true;
   // Measure luck with this head instead of the exact 21-roll term (when luck_adjust; any agent
   // and rules: the head's zero mean keeps the rollout unbiased).
   std::shared_ptr<const LuckHead> luck_head;

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/file_error.h"
 #include "nn/fast_net.h"
+#include "selfplay/search/shipped_models.h"
 
 namespace nardy {
 
@@ -93,6 +94,7 @@ SearchOptions net_search_options(const NetAgentOptions& o) {
   s.inner_delta = o.inner_delta;
   s.cache_bits = o.cache_bits;
   s.tables = o.tables ? default_bearoff_table() : nullptr;
+  s.race_net = o.tables && o.race_net ? default_shipped_race_net() : nullptr;
   return s;
 }
 
@@ -236,9 +238,15 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
       if (value != "0" && value != "1")
         throw Error("agent " + quote(spec) + ": option tables=" + quote(value) + " must be 0 or 1");
       out.options.tables = value == "1";
+    } else if (key == "race_net") {
+      if (value != "0" && value != "1")
+        throw Error("agent " + quote(spec) + ": option race_net=" + quote(value) +
+                    " must be 0 or 1");
+      out.options.race_net = value == "1";
     } else {
-      throw Error("agent " + quote(spec) + ": unknown option " + quote(key) +
-                  " (expected ply, noise, filter, inner, cache, backend, match or tables)");
+      throw Error(
+          "agent " + quote(spec) + ": unknown option " + quote(key) +
+          " (expected ply, noise, filter, inner, cache, backend, match, tables or race_net)");
     }
   }
   check_options(out.options, spec);

@@ -1,6 +1,7 @@
 // selfplay/search/net_agent.h — agents that play with a value network.
 //
 // Spec: net:PATH[:ply=N][:noise=S][:filter=K,D][:inner=K,D][:cache=B][:backend=NAME][:tables=0|1]
+//       [:race_net=0|1]
 // (made by make_agent, selfplay/search/agent_kinds.h). Options, in any order after the path:
 //   ply=N            0 (default): greedy — every legal result is encoded from the opponent's
 //                    view and evaluated in one batched, incremental call; the mover plays the
@@ -33,7 +34,12 @@
 //                    plays for points (score-blind).
 //   tables=0|1       1 (default): race positions the process's race table covers are valued
 //                    exactly (selfplay/tables/bearoff_table.h default_bearoff_table; search.h);
-//                    0: the net everywhere.
+//                    0: the net everywhere (no table and no race net).
+//   race_net=0|1     1 (default): a race the table does not cover is valued at 0-ply from the
+//                    two sides' turn distributions, the table's or the shipped race net's
+//                    (selfplay/tables/race_net.h; shipped_models.h default_shipped_race_net),
+//                    not by the value net; 0: by the value net. Without a race net file, 1 is
+//                    the same as 0.
 // Errors name the spec and the problem: a missing path or file, an unknown option, a bad
 // number or a value out of range.
 //
@@ -68,6 +74,7 @@ struct NetAgentOptions {
   std::string backend = "auto";  // auto | fast | libtorch
   bool match = true;             // score-aware when given match stakes
   bool tables = true;            // exact race values from default_bearoff_table()
+  bool race_net = true;          // other races from default_shipped_race_net() (if tables)
 };
 
 // The Evaluator (selfplay/search/search.h) of a value network: encodes positions with the net's

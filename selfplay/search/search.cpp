@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/game.h"
+#include "selfplay/tables/race.h"
 #include "selfplay/tables/race_odds.h"
 
 namespace nardy {
@@ -92,8 +93,15 @@ std::optional<Evaluation> table_evaluation(const BearoffTable* table, const Posi
                     static_cast<float>(odds->lose_mars), static_cast<float>(odds->draw)};
 }
 
+namespace {
+// The cache's depth tag of 0-ply values by the race net (kept apart from the evaluator's 0-ply
+// values of the same positions; searches are far shallower).
+constexpr int kRaceNetKey = 100;
+}  // namespace
+
 Search::Search(Evaluator& evaluator, const Rules& rules, const SearchOptions& options)
     : evaluator_(evaluator), rules_(rules), options_(options), cache_(options.cache_bits) {
+  if (options.race_net) race_ = std::make_unique<RaceValuer>(options.tables, *options.race_net);
   if (options.filter_keep < 1)
     throw Error("search: filter keep must be at least 1 (got " +
                 std::to_string(options.filter_keep) + ")");
@@ -120,6 +128,14 @@ std::optional<Evaluation> Search::settled_value(const Position& child) const {
   return std::nullopt;
 }
 
+std::optional<Evaluation> Search::race_net_value(const Position& pos) {
+  if (!race_) return std::nullopt;
+  const auto odds = race_->odds(pos, rules_);
+  if (!odds) return std::nullopt;
+  return Evaluation{static_cast<float>(odds->win), static_cast<float>(odds->win_mars),
+                    static_cast<float>(odds->lose_mars), static_cast<float>(odds->draw)};
+}
+
 void Search::evaluate_batch(const Position& pos, Level& lv) {
   lv.batch_evals.resize(lv.batch_positions.size());
   evaluator_.evaluate(pos.with_side_to_move(~pos.side_to_move()), lv.batch_positions,
@@ -134,6 +150,11 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
   lv.evals.resize(n);
   lv.batch.clear();
   lv.batch_positions.clear();
+  // The results of a race (all races) are valued by the race net where the table does not
+  // cover them, the results of any other position by the evaluator: one roll's results are
+  // never valued by both (see search.h). The race net's values are cached apart.
+  const bool by_race_net = race_ && is_race(pos);
+  const int key = by_race_net ? kRaceNetKey : 0;
   if (one_roll && cache_.generation_empty()) {
     // Distinct positions and nothing cached: the same values without the cache's lookups.
     for (size_t i = 0; i < n; ++i) {
@@ -142,6 +163,8 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
         lv.evals[i] = outcome_evaluation(*o, c.side_to_move());
       } else if (auto v = settled_value(c)) {
         lv.evals[i] = *v;
+      } else if (auto r = by_race_net ? race_net_value(c) : std::nullopt) {
+        lv.evals[i] = *r;
       } else {
         lv.batch.push_back(static_cast<int>(i));
         lv.batch_positions.push_back(c);
@@ -161,12 +184,12 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
   lv.slots.resize(n);
   lv.batch_slots.clear();
   for (size_t i = 0; i < std::min(n, kAhead); ++i) {
-    lv.slots[i] = cache_.slot(children[i], 0);
+    lv.slots[i] = cache_.slot(children[i], key);
     cache_.prefetch_at(lv.slots[i]);
   }
   for (size_t i = 0; i < n; ++i) {
     if (i + kAhead < n) {
-      lv.slots[i + kAhead] = cache_.slot(children[i + kAhead], 0);
+      lv.slots[i + kAhead] = cache_.slot(children[i + kAhead], key);
       cache_.prefetch_at(lv.slots[i + kAhead]);
     }
     const Position& c = children[i];
@@ -175,14 +198,19 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
       lv.evals[i] = outcome_evaluation(*o, c.side_to_move());
       continue;
     }
-    if (cache_.lookup_at(slot, c, 0, lv.evals[i])) {
+    if (cache_.lookup_at(slot, c, key, lv.evals[i])) {
       // A pending entry (below): the same position earlier in this batch.
       if (lv.evals[i].win < 0) lv.batch.push_back(static_cast<int>(i));
       continue;
     }
     if (auto v = settled_value(c)) {
       lv.evals[i] = *v;
-      cache_.store_at(slot, c, 0, lv.evals[i]);
+      cache_.store_at(slot, c, key, lv.evals[i]);
+      continue;
+    }
+    if (auto r = by_race_net ? race_net_value(c) : std::nullopt) {
+      lv.evals[i] = *r;
+      cache_.store_at(slot, c, key, lv.evals[i]);
       continue;
     }
     // Pending until the batch is evaluated: win = -1 - (its place in the batch). Every
@@ -192,7 +220,7 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
     Evaluation pending;
     pending.win = -1.0f - static_cast<float>(k);
     lv.evals[i] = pending;
-    cache_.store_at(slot, c, 0, pending);
+    cache_.store_at(slot, c, key, pending);
     lv.batch.push_back(static_cast<int>(i));
     lv.batch_positions.push_back(c);
     lv.batch_slots.push_back(slot);
@@ -200,7 +228,7 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
   if (lv.batch.empty()) return;
   evaluate_batch(pos, lv);
   for (size_t k = 0; k < lv.batch_positions.size(); ++k)
-    cache_.store_at(lv.batch_slots[k], lv.batch_positions[k], 0, lv.batch_evals[k]);
+    cache_.store_at(lv.batch_slots[k], lv.batch_positions[k], key, lv.batch_evals[k]);
   for (int i : lv.batch) {
     Evaluation& e = lv.evals[static_cast<size_t>(i)];
     e = lv.batch_evals[static_cast<size_t>(-1.0f - e.win)];
@@ -210,11 +238,16 @@ void Search::static_values(const Position& pos, std::span<const Position> childr
 Evaluation Search::evaluate(const Position& pos, int depth) {
   Evaluation out;
   if (auto o = game_outcome(pos, rules_)) return outcome_evaluation(*o, pos.side_to_move());
-  if (cache_.lookup(pos, depth, out)) return out;
+  // A race on its own at 0-ply: the race net's value (cached apart, as in static_values).
+  const bool by_race_net = depth <= 0 && race_ && is_race(pos);
+  const int key = by_race_net ? kRaceNetKey : std::max(depth, 0);
+  if (cache_.lookup(pos, key, out)) return out;
   if (auto t = table_evaluation(options_.tables, pos, rules_)) {
     out = *t;  // exact at every depth
   } else if (pos.off(~pos.side_to_move()) == kNumCheckers) {
     out = *exact_evaluation(pos, rules_);
+  } else if (auto r = by_race_net ? race_net_value(pos) : std::nullopt) {
+    out = *r;
   } else if (depth <= 0) {
     evaluator_.evaluate(pos, std::span<const Position>(&pos, 1), std::span<Evaluation>(&out, 1));
     ++evaluator_calls_;
@@ -239,7 +272,7 @@ Evaluation Search::evaluate(const Position& pos, int depth) {
                  static_cast<float>(rs.rolls[r].weight36) / rs.total);
     }
   }
-  cache_.store(pos, std::max(depth, 0), out);
+  cache_.store(pos, key, out);
   return out;
 }
 

@@ -44,6 +44,17 @@
 // table's exact odds (selfplay/tables/race_odds.h) at every depth instead of by the evaluator or a
 // deeper search; ScoredMove::exact says so. Net agents use the process's default table
 // (bearoff_table.h default_bearoff_table) unless their spec says tables=0.
+// Estimated race values: when SearchOptions::race_net is set too, the results of a race (all of
+// them races) that the table does not cover are valued at 0-ply from the two sides' turn
+// distributions, the table's for a side within its points and the race net's for the other
+// (selfplay/tables/race_net.h RaceValuer), and so is a race evaluated on its own at 0-ply; deeper
+// searches still search them, and they are not exact. The results of any other position keep the
+// evaluator's values even when they are races, so that one roll's results are never valued partly
+// by the evaluator and partly by the race net: mixed, the two estimators' different biases decide
+// whether to break contact (measured: docs/evaluation.md "Race net"). The race net's 0-ply values
+// are cached apart from the evaluator's. Net agents use the shipped race net
+// (models/race-net.nrn; shipped_models.h default_shipped_race_net) unless their spec says
+// race_net=0 or tables=0.
 //
 // Every value (static and deeper) goes through an EvalCache keyed by (position, depth).
 // A Search belongs to one thread; it keeps scratch buffers per depth and allocates nothing
@@ -63,6 +74,7 @@
 #include "nn/evaluation.h"
 #include "selfplay/search/eval_cache.h"
 #include "selfplay/tables/bearoff_table.h"
+#include "selfplay/tables/race_net.h"
 
 namespace nardy {
 
@@ -84,6 +96,7 @@ struct SearchOptions {
   double filter_delta = 0.16;  // ... and only those within this equity of the best (>= 0)
   int cache_bits = EvalCache::kDefaultBits;  // 2^bits cache slots (0 disables the cache)
   const BearoffTable* tables = nullptr;      // exact race values where it covers (not owned)
+  const RaceNet* race_net = nullptr;         // estimated values of other races (not owned)
   int inner_keep = 8;         // the filter inside the tree (replies below the root's candidates)
   double inner_delta = 0.16;  // ... (see "Inner filter" above)
 };
@@ -163,6 +176,9 @@ class Search {
   // The value of a child that is not over but decided without the net: a race the table
   // covers, or Black's last turn under last_roll_draw; nullopt otherwise.
   std::optional<Evaluation> settled_value(const Position& child) const;
+  // The race net's value of a race the table does not cover (nullopt without a race net or for
+  // any other position); used for the results of a race and for a race on its own at 0-ply.
+  std::optional<Evaluation> race_net_value(const Position& pos);
   // lv.batch_evals = the evaluator's values of lv.batch_positions (children of pos).
   void evaluate_batch(const Position& pos, Level& lv);
   // The root's results of one roll as lv.children, valued by static_values.
@@ -177,6 +193,7 @@ class Search {
   Rules rules_;
   SearchOptions options_;
   EvalCache cache_;
+  std::unique_ptr<RaceValuer> race_;  // when options_.race_net is set
   std::vector<std::unique_ptr<Level>> levels_;
   std::optional<GameStakes> stakes_;
   uint64_t evaluator_positions_ = 0, evaluator_calls_ = 0;

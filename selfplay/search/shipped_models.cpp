@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "selfplay/tables/race_net.h"
 
 namespace nardy {
 namespace fs = std::filesystem;
@@ -74,6 +75,19 @@ std::string find_model(std::string_view name) {
               (searched.empty() ? std::string("any model folder") : searched) +
               " (models found: " + (found.empty() ? std::string("none") : found) +
               "; set NARDY_MODEL_DIR to the folder that holds it)");
+}
+
+std::string find_race_net_file() {
+  for (const auto& dir : model_search_dirs()) {
+    const fs::path p = fs::path(dir) / std::string(kRaceNetFile);
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) return p.string();
+  }
+  return {};
+}
+
+const RaceNet* default_shipped_race_net() {
+  return default_race_net(find_race_net_file());
 }
 
 }  // namespace nardy

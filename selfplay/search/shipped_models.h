@@ -20,6 +20,8 @@
 
 namespace nardy {
 
+class RaceNet;
+
 // The model `default` stands for.
 inline constexpr std::string_view kDefaultModel = "nardy-fit-8";
 // The model trained for the rules whose last roll can draw (last_roll_draw=true).
@@ -34,5 +36,14 @@ std::string find_model(std::string_view name);
 
 // The names of every model found in the search folders, sorted, without duplicates.
 std::vector<std::string> list_models();
+
+// The file name of the shipped race net (selfplay/tables/race_net.h), looked for like a model.
+inline constexpr std::string_view kRaceNetFile = "race-net.nrn";
+// The first kRaceNetFile in model_search_dirs(), or "" when there is none.
+std::string find_race_net_file();
+// The race net net agents use: NARDY_RACE_NET's file ("off": none), else find_race_net_file()'s,
+// else none; loaded once per process (race_net.h default_race_net). A damaged file is an Error
+// naming it.
+const RaceNet* default_shipped_race_net();
 
 }  // namespace nardy

@@ -20,6 +20,7 @@
 #include "selfplay/evaluation/rollout.h"
 #include "selfplay/search/agent_kinds.h"
 #include "selfplay/search/search.h"
+#include "selfplay/search/shipped_models.h"
 #include "selfplay/tables/bearoff_table.h"
 #include "selfplay/training/progress.h"
 
@@ -186,6 +187,8 @@ LabelHeader label_header(const LabelOptions& o) {
               {"tables", default_bearoff_table() ? default_bearoff_path() : "none"},
               {"rules", o.rules.to_string()}};
   if (o.top > 0) h.fields.push_back({"top", std::to_string(o.top)});
+  // Only when there is one, so files labelled before the race net keep their header.
+  if (default_shipped_race_net()) h.fields.push_back({"race_net", "on"});
   if (o.rollouts > 0 && o.luck_head) h.fields.push_back({"luck", o.luck_head->describe()});
   return h;
 }

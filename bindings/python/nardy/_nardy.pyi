@@ -5,7 +5,7 @@ method of the compiled module appears here.
 """
 
 import os
-from typing import Any, Iterator, Optional, Union
+from typing import Any, Iterator, Optional, Sequence, Union
 
 SideLike = Union["Side", str]  # Side.White / Side.Black, or 'w', 'b', 'white', 'black'
 RulesLike = Union["Rules", str, dict[str, Union[str, bool]], None]  # None: docs/rules.md defaults
@@ -663,7 +663,9 @@ def fit(data: Union[str, list[str]], out: str, init: str = "", optimizer: str = 
 def benchmark(agent: AgentLike = "heuristic", set: Optional[str] = None, threads: int = 1,
               seed: int = 1, rules: RulesLike = None) -> dict[str, Any]: ...
 def phase_of(position: PositionLike) -> str: ...
-def race_odds(position: PositionLike, rules: RulesLike = None) -> Optional[dict[str, float]]: ...
+def race_odds(position: PositionLike, rules: RulesLike = None,
+              estimate: bool = False) -> Optional[dict[str, Any]]: ...
+def race_net_estimate(counts: Sequence[int], path: Optional[str] = None) -> dict[str, Any]: ...
 
 # ---- review of games and matches (bind_review.cpp) ----------------------------------------------
 

@@ -351,6 +351,35 @@ TEST(PositionBenchmark, AddedChoicesAreWhatABuildOfEveryResultLists) {
   EXPECT_EQ(read_all(cut), extended);
 }
 
+TEST(PositionBenchmark, ABuildWithoutTheRaceNetMakesItsNetAgentsWithoutIt) {
+  // The specs the build's own agents are made from, and an added agent's, as given.
+  std::vector<std::string> specs;
+  const AgentBySpec recording = [&](std::string_view spec, const Rules& rules) {
+    specs.emplace_back(spec);
+    return make_agent(spec, rules);
+  };
+  const std::string net = "net:" NARDY_SOURCE_DIR "/tests/data/search_net.pt";
+  testing::TempDir dir;
+  BenchmarkBuildOptions o = small_options();
+  o.decisions = 4;
+  o.game_agents = {"random", net};
+  o.rollout_agent = net;
+  o.race_net = false;
+  build_benchmark(o, dir.file("off.txt"), recording);
+  ASSERT_FALSE(specs.empty());
+  for (const std::string& s : specs) EXPECT_EQ(s, s == "random" ? "random" : net + ":race_net=0");
+  // Added choices: the agent as given, the rollouts as the set was built.
+  specs.clear();
+  add_choices_to_benchmark(o, dir.file("off.txt"), {net + ":noise=1"}, 3, recording);
+  ASSERT_GT(specs.size(), 1u);
+  EXPECT_EQ(specs.front(), net + ":noise=1");
+  for (size_t i = 1; i < specs.size(); ++i) EXPECT_EQ(specs[i], net + ":race_net=0");
+  specs.clear();
+  o.race_net = true;
+  build_benchmark(o, dir.file("on.txt"), recording);
+  for (const std::string& s : specs) EXPECT_EQ(s.find("race_net"), std::string::npos) << s;
+}
+
 TEST(PositionBenchmark, ScoresAnOracleAtZeroAndRandomAboveTheHeuristic) {
   testing::TempDir dir;
   const std::string path = dir.file("set.txt");

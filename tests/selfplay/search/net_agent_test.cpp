@@ -61,6 +61,11 @@ TEST(NetAgentSpec, ParsesOptions) {
   EXPECT_EQ(in.options.filter_keep, 8);
   const SearchOptions so = net_search_options(in.options);
   EXPECT_EQ(so.inner_keep, 2);
+  // race_net=0, or tables=0 (the value net everywhere), leaves the race net out of the search.
+  EXPECT_TRUE(in.options.race_net);
+  EXPECT_FALSE(parse_net_agent_spec("x.pt:race_net=0").options.race_net);
+  EXPECT_EQ(net_search_options(parse_net_agent_spec("x.pt:race_net=0").options).race_net, nullptr);
+  EXPECT_EQ(net_search_options(parse_net_agent_spec("x.pt:tables=0").options).race_net, nullptr);
   EXPECT_DOUBLE_EQ(so.inner_delta, 0.04);
   EXPECT_EQ(so.filter_keep, 8);
 }
@@ -89,6 +94,10 @@ TEST(NetAgentSpec, ErrorsNameTheProblem) {
   EXPECT_NE(error_of([] { parse_net_agent_spec("x.pt:ply"); }).find("needs a value"),
             std::string::npos);
   EXPECT_NE(error_of([] { parse_net_agent_spec("x.pt:backend=gpu"); }).find("backend must be"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              parse_net_agent_spec("x.pt:race_net=yes");
+            }).find("option race_net='yes' must be 0 or 1"),
             std::string::npos);
   const std::string missing = error_of([] { make_agent("net:/nonexistent/ckpt.pt", Rules{}); });
   EXPECT_NE(missing.find("/nonexistent/ckpt.pt"), std::string::npos) << missing;

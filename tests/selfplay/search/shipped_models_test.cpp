@@ -11,6 +11,7 @@
 
 #include "core/movegen.h"
 #include "selfplay/search/agent_kinds.h"
+#include "selfplay/tables/race_net.h"
 #include "tests/support/error_of.h"
 #include "tests/support/temp_dir.h"
 
@@ -24,6 +25,15 @@ class ShippedModels : public ::testing::Test {
   void SetUp() override { setenv("NARDY_MODEL_DIR", NARDY_SOURCE_DIR "/models", 1); }
   void TearDown() override { unsetenv("NARDY_MODEL_DIR"); }
 };
+
+TEST_F(ShippedModels, TheRaceNetIsShippedAndCoversEveryRace) {
+  const std::string path = find_race_net_file();
+  EXPECT_EQ(path, NARDY_SOURCE_DIR "/models/" + std::string(kRaceNetFile));
+  const RaceNet net = RaceNet::load(path);
+  EXPECT_EQ(net.points(), kMaxBearoffPoints);    // every race (race.h)
+  setenv("NARDY_MODEL_DIR", "/nonexistent", 1);  // and no models/ beside the test binary
+  EXPECT_EQ(find_race_net_file(), "");
+}
 
 TEST_F(ShippedModels, TheDefaultModelIsShippedAndPlays) {
   const std::string path = find_model(kDefaultModel);

@@ -396,6 +396,8 @@ TEST_F(GenerationsTest, ResumesFromWhatEachStageLeftOnDisk) {
 // SIGKILL in the label, fit and gate stages (the CLI run killed as each stage's file appears,
 // then resumed by the CLI), and the run ends with the nets of an uninterrupted one.
 TEST_F(GenerationsTest, KilledInEveryStageTheResumedRunMatchesTheUninterruptedOne) {
+  // The CLI finds the repository's race net (models/), this process does not: neither uses one.
+  setenv("NARDY_RACE_NET", "off", 1);
   train(small_config(root_, "a"));
   TrainConfig c = small_config(root_, "killed");
   c.gate.games = 400;  // a longer gate, so the kill finds it running
@@ -442,6 +444,7 @@ TEST_F(GenerationsTest, KilledInEveryStageTheResumedRunMatchesTheUninterruptedOn
   EXPECT_EQ(metrics_rows(dir).size(), 2u);
   EXPECT_TRUE(same_parameters(ValueNet::load(dir + "/current.pt"),
                               ValueNet::load(run("reference") + "/current.pt")));
+  unsetenv("NARDY_RACE_NET");
 }
 #endif
 
