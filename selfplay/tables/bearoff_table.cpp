@@ -9,13 +9,12 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
-#include <memory>
-#include <mutex>
 
 #include "core/error.h"
 #include "core/file_io.h"
 #include "core/movegen.h"
 #include "core/rules.h"
+#include "selfplay/tables/load_once.h"
 #include "selfplay/tables/race.h"
 
 #ifndef NARDY_DEFAULT_BEAROFF_FILE
@@ -315,25 +314,7 @@ std::string default_bearoff_path() {
 }
 
 const BearoffTable* default_bearoff_table() {
-  static std::once_flag once;
-  static std::unique_ptr<BearoffTable> table;
-  static std::optional<Error> failure;
-  std::call_once(once, [] {
-    const char* env = std::getenv("NARDY_BEAROFF");
-    const std::string path = default_bearoff_path();
-    if (path.empty() || path == "off") return;
-    if (!env) {  // the build's file: optional
-      std::ifstream probe(path, std::ios::binary);
-      if (!probe) return;
-    }
-    try {
-      table = std::make_unique<BearoffTable>(BearoffTable::load(path));
-    } catch (const Error& e) {
-      failure = e;
-    }
-  });
-  if (failure) throw *failure;
-  return table.get();
+  return load_once<BearoffTable>("NARDY_BEAROFF", NARDY_DEFAULT_BEAROFF_FILE);
 }
 
 }  // namespace nardy

@@ -4,14 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <memory>
-#include <mutex>
 
 #include "core/error.h"
+#include "selfplay/tables/load_once.h"
 #include "selfplay/tables/race.h"
 
 namespace nardy {
@@ -204,25 +202,7 @@ std::optional<RaceOdds> RaceValuer::odds(const Position& pos, const Rules& rules
 }
 
 const RaceNet* default_race_net(const std::string& path_if_unset) {
-  static std::once_flag once;
-  static std::unique_ptr<RaceNet> net;
-  static std::optional<Error> failure;
-  std::call_once(once, [&] {
-    const char* env = std::getenv("NARDY_RACE_NET");
-    const std::string path = env ? env : path_if_unset;
-    if (path.empty() || path == "off") return;
-    if (!env) {
-      std::ifstream probe(path, std::ios::binary);
-      if (!probe) return;
-    }
-    try {
-      net = std::make_unique<RaceNet>(RaceNet::load(path));
-    } catch (const Error& e) {
-      failure = e;
-    }
-  });
-  if (failure) throw *failure;
-  return net.get();
+  return load_once<RaceNet>("NARDY_RACE_NET", path_if_unset);
 }
 
 }  // namespace nardy

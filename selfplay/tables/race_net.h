@@ -28,8 +28,8 @@
 //          36  L u32     widths w[0] (inputs, 4 * points + 3), w[1..L-1] (hidden layers)
 //          ... for each of the L layers, its weights (out x in, row-major) then its biases
 //              (out), float32; layer k maps w[k] to w[k + 1], the last to the output bins
-// Loading checks the magic, version, points, the input width, the size and the CRC, and names the
-// file and the problem on any mismatch.
+// Loading checks the magic, version, points, the input width, the size, the CRC and that every
+// weight is finite, and names the file and the problem on any mismatch.
 #pragma once
 
 #include <cstdint>
