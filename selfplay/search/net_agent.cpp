@@ -78,6 +78,8 @@ void check_options(const NetAgentOptions& o, const std::string& spec) {
     fail("inner filter keep K must be >= 1 (got " + std::to_string(o.inner_keep) + ")");
   if (!(o.inner_delta >= 0))
     fail("inner filter delta D must be >= 0 (got " + std::to_string(o.inner_delta) + ")");
+  if (!(o.blend >= 0 && o.blend <= 1))
+    fail("blend must be 0..1 (got " + std::to_string(o.blend) + ")");
   if (o.cache_bits < 0 || o.cache_bits > 28)
     fail("cache bits must be 0..28 (got " + std::to_string(o.cache_bits) + ")");
   if (o.backend != "auto" && o.backend != "fast" && o.backend != "libtorch")
@@ -92,6 +94,7 @@ SearchOptions net_search_options(const NetAgentOptions& o) {
   s.filter_delta = o.filter_delta;
   s.inner_keep = o.inner_keep;
   s.inner_delta = o.inner_delta;
+  s.blend = o.blend;
   s.cache_bits = o.cache_bits;
   s.tables = o.tables ? default_bearoff_table() : nullptr;
   s.race_net = o.tables && o.race_net ? default_shipped_race_net() : nullptr;
@@ -225,6 +228,8 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
       const double d = parse_number<double>(value.substr(comma + 1), spec, key + " D");
       (key == "filter" ? out.options.filter_keep : out.options.inner_keep) = k;
       (key == "filter" ? out.options.filter_delta : out.options.inner_delta) = d;
+    } else if (key == "blend") {
+      out.options.blend = parse_number<double>(value, spec, key);
     } else if (key == "cache") {
       out.options.cache_bits = parse_number<int>(value, spec, key);
     } else if (key == "backend") {
@@ -244,9 +249,9 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
                     " must be 0 or 1");
       out.options.race_net = value == "1";
     } else {
-      throw Error(
-          "agent " + quote(spec) + ": unknown option " + quote(key) +
-          " (expected ply, noise, filter, inner, cache, backend, match, tables or race_net)");
+      throw Error("agent " + quote(spec) + ": unknown option " + quote(key) +
+                  " (expected ply, noise, filter, inner, blend, cache, backend, match, tables or "
+                  "race_net)");
     }
   }
   check_options(out.options, spec);

@@ -1,7 +1,7 @@
 // selfplay/search/net_agent.h — agents that play with a value network.
 //
-// Spec: net:PATH[:ply=N][:noise=S][:filter=K,D][:inner=K,D][:cache=B][:backend=NAME][:tables=0|1]
-//       [:race_net=0|1]
+// Spec: net:PATH[:ply=N][:noise=S][:filter=K,D][:inner=K,D][:blend=W][:cache=B][:backend=NAME]
+//       [:tables=0|1][:race_net=0|1]
 // (made by make_agent, selfplay/search/agent_kinds.h). Options, in any order after the path:
 //   ply=N            0 (default): greedy — every legal result is encoded from the opponent's
 //                    view and evaluated in one batched, incremental call; the mover plays the
@@ -20,6 +20,12 @@
 //                    own n-ply evaluation (about 6x fewer net evaluations at 2-ply; its cost in
 //                    strength is measured in docs/results.md). inner=8,0.16 is the search
 //                    before issue 11 (every level filtered like the root).
+//   blend=W          ply=1 only: each candidate that passes the filter is valued (1 - W) x its
+//                    1-ply value + W x its 0-ply value (0..1, default 0.6; 0: the plain 1-ply).
+//                    A net's 1-ply leans the other way from its 0-ply and 2-ply (the odd-ply
+//                    effect): nardy-fit-8's plain 1-ply lost 0.062 points/game to its own
+//                    0-ply and 3.2 mp per benchmark decision, blended 0.6 it is level with
+//                    its 0-ply in play and loses 2.4 mp (docs/results.md "The 1-ply blend").
 //   cache=B          2^B evaluation-cache slots (0..28, default 16; 0 disables).
 //   backend=NAME     auto (default: the fast float kernels when the net's shape is supported,
 //                    else LibTorch), fast, or libtorch.
@@ -69,6 +75,7 @@ struct NetAgentOptions {
   double filter_delta = 0.16;  // ... within this equity of the best
   int inner_keep = 1;          // the filter inside the tree (ply >= 2): the 0-ply best reply
   double inner_delta = 0.0;
+  double blend = 0.6;  // ply 1: the 0-ply value's weight in a candidate's value
   // ---- Extensions ----
   int cache_bits = EvalCache::kDefaultBits;
   std::string backend = "auto";  // auto | fast | libtorch

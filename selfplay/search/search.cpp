@@ -111,6 +111,8 @@ Search::Search(Evaluator& evaluator, const Rules& rules, const SearchOptions& op
   if (options.inner_keep < 1)
     throw Error("search: inner filter keep must be at least 1 (got " +
                 std::to_string(options.inner_keep) + ")");
+  if (!(options.blend >= 0 && options.blend <= 1))
+    throw Error("search: blend must be 0..1 (got " + std::to_string(options.blend) + ")");
   if (!(options.inner_delta >= 0))
     throw Error("search: inner filter delta must be >= 0 (got " +
                 std::to_string(options.inner_delta) + ")");
@@ -341,7 +343,16 @@ void Search::score_moves(const Position& pos, const MoveList& moves, int ply,
   const double floor = out[0].equity() - options_.filter_delta;
   const size_t keep = std::min(out.size(), static_cast<size_t>(options_.filter_keep));
   for (size_t k = 0; k < keep && out[k].equity() >= floor; ++k) {
-    if (!out[k].exact) out[k].eval = evaluate(moves[out[k].index].position, ply).flipped();
+    if (out[k].exact) {
+    } else if (ply == 1 && options_.blend > 0) {
+      Evaluation mixed{0, 0, 0, 0};
+      add_scaled(mixed, evaluate(moves[out[k].index].position, ply).flipped(),
+                 static_cast<float>(1 - options_.blend));
+      add_scaled(mixed, out[k].eval, static_cast<float>(options_.blend));  // its 0-ply value
+      out[k].eval = mixed;
+    } else {
+      out[k].eval = evaluate(moves[out[k].index].position, ply).flipped();
+    }
     out[k].ply = ply;
   }
   // Exact values are final at any depth: they rank with the deepest ones.

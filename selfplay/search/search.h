@@ -97,6 +97,10 @@ struct SearchOptions {
   int cache_bits = EvalCache::kDefaultBits;  // 2^bits cache slots (0 disables the cache)
   const BearoffTable* tables = nullptr;      // exact race values where it covers (not owned)
   const RaceNet* race_net = nullptr;         // estimated values of other races (not owned)
+  // At ply 1, a root candidate that passes the filter is valued (1 - blend) x its 1-ply value +
+  // blend x its 0-ply value (0..1; 0: the plain 1-ply). An odd ply's values lean the other way
+  // from an even ply's; the blend evens them out (net_agent.h `blend`, measured there).
+  double blend = 0.0;
   int inner_keep = 8;         // the filter inside the tree (replies below the root's candidates)
   double inner_delta = 0.16;  // ... (see "Inner filter" above)
 };

@@ -83,7 +83,7 @@ TEST(SearchReference, GreedyMatchesTheRecordedDecisions) {
 }
 
 TEST(SearchReference, OnePlyMatchesTheRecordedDecisions) {
-  expect_same_decisions("search_reference_ply1.txt", 1, ":ply=1", ":ply=1");
+  expect_same_decisions("search_reference_ply1.txt", 1, ":ply=1", ":ply=1:blend=0");
 }
 
 TEST(SearchReference, TwoPlyWithTheOldFiltersMatchesTheRecordedDecisions) {

@@ -27,8 +27,8 @@ TEST(BenchSignature, GreedySearchChoosesTheSameMoves) {
 }
 
 TEST(BenchSignature, OnePlySearchChoosesTheSameMoves) {
-  // nardy bench search --agent net:tests/data/search_net.pt:ply=1:tables=0 --positions 50
-  EXPECT_EQ(bench_search("net:" + kNet + ":ply=1:tables=0", 50, 1, Rules{}).signature,
+  // nardy bench search --agent net:tests/data/search_net.pt:ply=1:tables=0:blend=0 --positions 50
+  EXPECT_EQ(bench_search("net:" + kNet + ":ply=1:tables=0:blend=0", 50, 1, Rules{}).signature,
             5923775783101302914u);
 }
 

@@ -61,6 +61,9 @@ TEST(NetAgentSpec, ParsesOptions) {
   EXPECT_EQ(in.options.filter_keep, 8);
   const SearchOptions so = net_search_options(in.options);
   EXPECT_EQ(so.inner_keep, 2);
+  // The 1-ply blend: 0.6 by default, reaching the search.
+  EXPECT_DOUBLE_EQ(so.blend, 0.6);
+  EXPECT_DOUBLE_EQ(net_search_options(parse_net_agent_spec("x.pt:blend=0.3").options).blend, 0.3);
   // race_net=0, or tables=0 (the value net everywhere), leaves the race net out of the search.
   EXPECT_TRUE(in.options.race_net);
   EXPECT_FALSE(parse_net_agent_spec("x.pt:race_net=0").options.race_net);
@@ -94,6 +97,8 @@ TEST(NetAgentSpec, ErrorsNameTheProblem) {
   EXPECT_NE(error_of([] { parse_net_agent_spec("x.pt:ply"); }).find("needs a value"),
             std::string::npos);
   EXPECT_NE(error_of([] { parse_net_agent_spec("x.pt:backend=gpu"); }).find("backend must be"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_net_agent_spec("x.pt:blend=2"); }).find("blend must be 0..1"),
             std::string::npos);
   EXPECT_NE(error_of([] {
               parse_net_agent_spec("x.pt:race_net=yes");

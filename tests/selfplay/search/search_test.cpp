@@ -122,6 +122,36 @@ TEST(Search, OnePlyValuesEqualTheBruteForceExpectimax) {
   }
 }
 
+TEST(Search, TheOnePlyBlendMixesEachCandidatesOnePlyAndZeroPlyValues) {
+  const Rules rules;
+  HashEvaluator hash;
+  SearchOptions so;
+  so.filter_keep = 1000;
+  so.filter_delta = 100;  // every candidate searched
+  so.blend = 0.25;
+  Search search(hash, rules, so);
+  const Position pos = random_game_position(4, 30);
+  const MoveList moves = legal_moves(pos, Dice{6, 3}, rules);
+  std::vector<ScoredMove> scored;
+  search.score_moves(pos, moves, 1, scored);
+  ASSERT_EQ(scored.size(), moves.size());
+  for (const auto& s : scored) {
+    const Position& c = moves[s.index].position;
+    const Evaluation one = reference_value(c, 1, rules).flipped();
+    const Evaluation zero = HashEvaluator::value(c).flipped();
+    EXPECT_EQ(s.ply, 1);
+    EXPECT_NEAR(s.eval.win, 0.75f * one.win + 0.25f * zero.win, 1e-5);
+    EXPECT_NEAR(s.eval.lose_mars, 0.75f * one.lose_mars + 0.25f * zero.lose_mars, 1e-5);
+  }
+  for (size_t k = 1; k < scored.size(); ++k) EXPECT_GE(scored[k - 1].equity(), scored[k].equity());
+  // Only at ply 1; a 2-ply search and the position's own 1-ply value are not blended.
+  search.cache().new_generation();
+  EXPECT_NEAR(search.evaluate(moves[0].position, 1).win,
+              reference_value(moves[0].position, 1, rules).win, 1e-5);
+  so.blend = 1.5;
+  EXPECT_THROW(Search(hash, rules, so), Error);
+}
+
 TEST(Search, TwoPlyEqualsBruteForceOnASmallEndgame) {
   // White 3 checkers in home, Black 3 in home: few results per roll.
   const Position pos = parse_pos("1,0,0,1,0,1,0,0,0,0,0,0,-1,0,-1,0,0,-1,0,0,0,0,0,0 w");
