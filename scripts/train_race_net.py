@@ -166,7 +166,7 @@ def main():
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     turns_f = torch.arange(finish_bins, dtype=torch.float32)
 
-    def loss_of(idx, train_step):
+    def loss_of(idx):
         x = features(torch.from_numpy(arr[idx]))
         tf = torch.from_numpy(dense(rec, data, "f_first", "f_len", idx, finish_bins))
         to = torch.from_numpy(dense(rec, data, "o_first", "o_len", idx, first_off_bins))
@@ -180,7 +180,7 @@ def main():
         with torch.no_grad():
             ces, errs = [], []
             for s in range(0, len(hold), 8192):
-                ce, err = loss_of(hold[s:s + 8192], False)
+                ce, err = loss_of(hold[s:s + 8192])
                 ces.append(ce.item() * len(err))
                 errs.append(err.abs())
             errs = torch.cat(errs)
@@ -211,7 +211,7 @@ def main():
             g["lr"] = lr_of(epoch)
         perm = train[rng.permutation(len(train))][:args.epoch_size or len(train)]
         for s in range(0, len(perm), args.batch):
-            ce, _ = loss_of(perm[s:s + args.batch], True)
+            ce, _ = loss_of(perm[s:s + args.batch])
             opt.zero_grad()
             ce.backward()
             opt.step()

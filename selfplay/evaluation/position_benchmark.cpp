@@ -271,6 +271,8 @@ std::vector<BenchmarkDecision> sample_decisions(const BenchmarkBuildOptions& o,
   return out;
 }
 
+namespace {
+
 constexpr std::string_view kRaceNetLine = " race net: ";
 
 // Whether a build with these header lines used the race net (BenchmarkBuildOptions::race_net).
@@ -278,6 +280,8 @@ bool built_with_race_net(const std::vector<std::string>& header) {
   return std::any_of(header.begin(), header.end(),
                      [](const std::string& h) { return h.starts_with(kRaceNetLine); });
 }
+
+}  // namespace
 
 std::vector<std::string> benchmark_header(const BenchmarkBuildOptions& o) {
   std::string agents;
@@ -413,10 +417,6 @@ const MoveResult& benchmark_choice(Agent& agent, const BenchmarkDecision& d, siz
   Rng rng = Rng(seed).split(i);
   return moves[agent.choose(d.pos, d.dice, moves, rng)];
 }
-
-}  // namespace
-
-namespace {
 
 // The agents a build makes itself (game, rank and rollout agents): net agents without the race
 // net unless the build uses it (BenchmarkBuildOptions::race_net).

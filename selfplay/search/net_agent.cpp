@@ -239,15 +239,11 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
         throw Error("agent " + quote(spec) + ": option match=" + quote(value) +
                     " must be on or off");
       out.options.match = value == "on";
-    } else if (key == "tables") {
+    } else if (key == "tables" || key == "race_net") {
       if (value != "0" && value != "1")
-        throw Error("agent " + quote(spec) + ": option tables=" + quote(value) + " must be 0 or 1");
-      out.options.tables = value == "1";
-    } else if (key == "race_net") {
-      if (value != "0" && value != "1")
-        throw Error("agent " + quote(spec) + ": option race_net=" + quote(value) +
+        throw Error("agent " + quote(spec) + ": option " + key + "=" + quote(value) +
                     " must be 0 or 1");
-      out.options.race_net = value == "1";
+      (key == "tables" ? out.options.tables : out.options.race_net) = value == "1";
     } else {
       throw Error("agent " + quote(spec) + ": unknown option " + quote(key) +
                   " (expected ply, noise, filter, inner, blend, cache, backend, match, tables or "

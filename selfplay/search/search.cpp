@@ -343,15 +343,16 @@ void Search::score_moves(const Position& pos, const MoveList& moves, int ply,
   const double floor = out[0].equity() - options_.filter_delta;
   const size_t keep = std::min(out.size(), static_cast<size_t>(options_.filter_keep));
   for (size_t k = 0; k < keep && out[k].equity() >= floor; ++k) {
-    if (out[k].exact) {
-    } else if (ply == 1 && options_.blend > 0) {
-      Evaluation mixed{0, 0, 0, 0};
-      add_scaled(mixed, evaluate(moves[out[k].index].position, ply).flipped(),
-                 static_cast<float>(1 - options_.blend));
-      add_scaled(mixed, out[k].eval, static_cast<float>(options_.blend));  // its 0-ply value
-      out[k].eval = mixed;
-    } else {
-      out[k].eval = evaluate(moves[out[k].index].position, ply).flipped();
+    if (!out[k].exact) {
+      Evaluation value = evaluate(moves[out[k].index].position, ply).flipped();
+      if (ply == 1 && options_.blend > 0) {  // mixed with its 0-ply value
+        const float w = static_cast<float>(options_.blend);
+        Evaluation mixed{0, 0, 0, 0};
+        add_scaled(mixed, value, 1 - w);
+        add_scaled(mixed, out[k].eval, w);
+        value = mixed;
+      }
+      out[k].eval = value;
     }
     out[k].ply = ply;
   }

@@ -32,6 +32,16 @@ bool valid_name(std::string_view name) {
   });
 }
 
+// The first model folder's `file`, or "" when none holds it.
+std::string first_in_model_dirs(const std::string& file) {
+  for (const auto& dir : model_search_dirs()) {
+    const fs::path p = fs::path(dir) / file;
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) return p.string();
+  }
+  return {};
+}
+
 }  // namespace
 
 std::vector<std::string> model_search_dirs() {
@@ -62,13 +72,9 @@ std::string find_model(std::string_view name) {
   if (!valid_name(name))
     throw Error("model " + quote(name) +
                 ": not a model name (letters, digits, '.', '_', '-'; see models/README.md)");
+  if (std::string path = first_in_model_dirs(std::string(name) + ".pt"); !path.empty()) return path;
   std::string searched;
-  for (const auto& dir : model_search_dirs()) {
-    const fs::path p = fs::path(dir) / (std::string(name) + ".pt");
-    std::error_code ec;
-    if (fs::is_regular_file(p, ec)) return p.string();
-    searched += (searched.empty() ? "" : ", ") + dir;
-  }
+  for (const auto& dir : model_search_dirs()) searched += (searched.empty() ? "" : ", ") + dir;
   std::string found;
   for (const auto& n : list_models()) found += (found.empty() ? "" : ", ") + n;
   throw Error("model " + quote(name) + ": no file " + printable(name) + ".pt in " +
@@ -78,12 +84,7 @@ std::string find_model(std::string_view name) {
 }
 
 std::string find_race_net_file() {
-  for (const auto& dir : model_search_dirs()) {
-    const fs::path p = fs::path(dir) / std::string(kRaceNetFile);
-    std::error_code ec;
-    if (fs::is_regular_file(p, ec)) return p.string();
-  }
-  return {};
+  return first_in_model_dirs(std::string(kRaceNetFile));
 }
 
 const RaceNet* default_shipped_race_net() {

@@ -56,8 +56,6 @@ class RaceNet {
   int points() const { return points_; }
   int finish_bins() const { return finish_bins_; }
   int first_off_bins() const { return first_off_bins_; }
-  int inputs() const { return widths_.front(); }
-  const std::vector<int>& widths() const { return widths_; }
 
   // The inputs of arrangement `a` (entries at r > points() must be 0), as documented above.
   void encode(const Arrangement& a, float* x) const;
