@@ -32,7 +32,7 @@ namespace nardy::py_bind {
 namespace {
 
 // A YAML flow-syntax value for an override: bools, numbers, strings (double-quoted, control
-// characters as YAML's \xNN escapes) and lists of them.
+// characters as YAML's \xNN escapes) and lists and dicts of them.
 std::string yaml_value(const py::handle& v) {
   if (py::isinstance<py::bool_>(v)) return v.ptr() == Py_True ? "true" : "false";
   if (py::isinstance<py::int_>(v)) return py::str(v);
@@ -62,8 +62,17 @@ std::string yaml_value(const py::handle& v) {
     }
     return out + "]";
   }
+  if (py::isinstance<py::dict>(v)) {  // a map in a list: an entry of generations.schedule
+    std::string out = "{";
+    bool first = true;
+    for (auto item : v.cast<py::dict>()) {
+      out += (first ? "" : ", ") + yaml_value(item.first) + ": " + yaml_value(item.second);
+      first = false;
+    }
+    return out + "}";
+  }
   if (py::hasattr(v, "__fspath__")) return yaml_value(v.attr("__fspath__")());
-  throw py::type_error("config value: expected a bool, number, string or list, got " +
+  throw py::type_error("config value: expected a bool, number, string, list or dict, got " +
                        type_name(v));
 }
 

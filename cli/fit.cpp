@@ -3,6 +3,7 @@
 
 #include "cli/command.h"
 #include "core/error.h"
+#include "nn/blas_threads.h"
 #include "nn/encoder.h"
 #include "selfplay/training/fit.h"
 
@@ -14,6 +15,7 @@ void add_fit_command(CLI::App& app) {
     std::string encoder, activation = "sigmoid";
     std::vector<int> hidden = {128};
     int threads = 1;
+    int blas_threads = 0;
   };
   auto a = std::make_shared<Args>();
   auto* cmd = app.add_subcommand(
@@ -88,6 +90,11 @@ void add_fit_command(CLI::App& app) {
                   "threads underneath)")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
+  cmd->add_option("--blas-threads", a->blas_threads,
+                  "OpenBLAS threads under LibTorch (the weights depend on them too; 0: as "
+                  "OMP_NUM_THREADS set them at the start)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 256));
   cmd->add_option(
       "--encoder", a->encoder,
       "Encoder of a fresh net (raw, extended, mobility, reach, zones; default raw); with --init, "
@@ -103,6 +110,10 @@ void add_fit_command(CLI::App& app) {
     a->o.shape.activation = parse_activation(a->activation);
     a->o.net_seed = a->o.fit.seed;
     set_torch_threads(a->threads);
+    if (a->blas_threads > 0 && blas_threads() == 0)
+      std::fprintf(stderr, "fit: warning: --blas-threads %d: this process has no OpenBLAS\n",
+                   a->blas_threads);
+    const ScopedBlasThreads blas(a->blas_threads);
     World& world = process_world();
     if (world.size() > 1) {
       if (a->o.fit.shards != 1 && a->o.fit.shards != world.size())

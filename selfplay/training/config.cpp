@@ -216,13 +216,61 @@ struct Field {
 
 const std::vector<std::string> kScheduleKinds = {"constant", "linear", "exponential"};
 
+const Field* find_field(std::string_view path);
+
+// The keys generations.schedule may set: what a generation does, not what the run is.
+bool per_generation_key(const std::string& path) {
+  return path.starts_with("label.") || path.starts_with("fit.") || path.starts_with("gate.") ||
+         path == "generations.data_window" || path == "generations.pool_same_labeller";
+}
+
+// generations.schedule: a list of maps "key: value" -> per entry, "key=value" assignments with
+// the value as flow YAML (set_override reads them with the keys' own checks).
+std::vector<std::vector<std::string>> parse_schedule(const YAML::Node& node) {
+  const std::string expectation = "a list of maps (key: value), one per generation";
+  if (node.IsNull()) return {};
+  if (!node.IsSequence()) throw Expected{expectation};
+  std::vector<std::vector<std::string>> schedule;
+  for (size_t i = 0; i < node.size(); ++i) {
+    const YAML::Node& entry = node[i];
+    if (!entry.IsNull() && !entry.IsMap()) throw Expected{expectation};
+    std::vector<std::string> assignments;
+    for (const auto& kv : entry) {
+      const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : std::string();
+      if (!find_field(key) || !per_generation_key(key))
+        throw Error("entry " + std::to_string(i) + ": " + quote(key) +
+                    " is not a per-generation key (those of label, fit and gate, "
+                    "generations.data_window, generations.pool_same_labeller)");
+      YAML::Emitter value;
+      value << YAML::Flow << kv.second;
+      assignments.push_back(key + "=" + value.c_str());
+    }
+    schedule.push_back(std::move(assignments));
+  }
+  return schedule;
+}
+
+YAML::Node schedule_node(const std::vector<std::vector<std::string>>& schedule) {
+  YAML::Node list(YAML::NodeType::Sequence);
+  for (const auto& assignments : schedule) {
+    YAML::Node entry(YAML::NodeType::Map);
+    for (const std::string& a : assignments) {
+      const auto eq = a.find('=');
+      entry[a.substr(0, eq)] = YAML::Load(a.substr(eq + 1));
+    }
+    entry.SetStyle(YAML::EmitterStyle::Flow);
+    list.push_back(entry);
+  }
+  return list;
+}
+
 std::vector<Field> make_fields() {
   std::vector<Field> f;
   auto add = [&](std::string path, std::string type, std::string doc,
                  std::function<void(TrainConfig&, const YAML::Node&)> set,
                  std::function<YAML::Node(const TrainConfig&)> get) {
-    f.push_back(Field{ConfigKey{std::move(path), std::move(type), std::move(doc)}, std::move(set),
-                      std::move(get)});
+    f.push_back(Field{ConfigKey{std::move(path), std::move(type), std::move(doc), {}},
+                      std::move(set), std::move(get)});
   };
   // Integer and number keys: the range is written once, in the call; the parser checks it and
   // the documentation states it (where "{range}" stands in `doc`).
@@ -278,6 +326,13 @@ std::vector<Field> make_fields() {
       "with run.threads > 1: games each worker plays on its own copy of the net between merges, "
       "{range}",
       1, 1000, [](auto& c) -> auto& { return c.run.merge_every; });
+  add(
+      "run.race_net", "bool",
+      "the generations' agents (label players and labeller, gate, benchmark) value races with "
+      "the race net (models/race-net.nrn) where they find it; false: without it, as every run "
+      "before it (the shipped recipes up to nardy-fit-8 set false to make the same label files)",
+      [](TrainConfig& c, const YAML::Node& n) { c.run.race_net = parse_bool(n); },
+      [](const TrainConfig& c) { return boolean(c.run.race_net); });
   // ---- rules ----
   for (const std::string& key : Rules::keys()) {
     const bool is_bool = key == "last_roll_draw";
@@ -438,6 +493,14 @@ std::vector<Field> make_fields() {
       [](TrainConfig& c, const YAML::Node& n) { c.generations.prior_data = parse_string_list(n); },
       [](const TrainConfig& c) { return flow_list(c.generations.prior_data); });
   add(
+      "generations.schedule", "list of maps",
+      "per-generation settings: entry g-1 maps keys of label, fit and gate (and "
+      "generations.data_window, generations.pool_same_labeller) to the values generation g uses "
+      "instead of this config's; generations past the list use this config's (e.g. [{label.ply: "
+      "1, fit.lr: 0.001}, {}, {label.games: 0, generations.data_window: 2}])",
+      [](TrainConfig& c, const YAML::Node& n) { c.generations.schedule = parse_schedule(n); },
+      [](const TrainConfig& c) { return schedule_node(c.generations.schedule); });
+  add(
       "generations.benchmark", "string",
       "position benchmark file each generation's nets are scored on at 0-ply ('': none; "
       "bench/positions/positions.txt is of the default rules)",
@@ -454,8 +517,10 @@ std::vector<Field> make_fields() {
       [](TrainConfig& c, const YAML::Node& n) { c.label.sets = parse_string_list(n); },
       [](const TrainConfig& c) { return flow_list(c.label.sets); });
   add_integer(
-      "label.games", "games per label file, {range}", 1, 100'000'000,
-      [](auto& c) -> auto& { return c.label.games; });
+      "label.games",
+      "games per label file, {range} (0 with label.sets []: the generation labels nothing; its "
+      "fit reads earlier generations' files, generations.data_window > 1, or prior_data)",
+      0, 100'000'000, [](auto& c) -> auto& { return c.label.games; });
   add(
       "label.players", "string",
       "agent spec(s) playing the games, comma-separated (each game's sides drawn from the list); "
@@ -513,6 +578,19 @@ std::vector<Field> make_fields() {
       "LibTorch threads of the fit, {range} (0: run.threads; the weights depend on it; one was "
       "the fastest on 2 cores, docs/performance.md)",
       0, 256, [](auto& c) -> auto& { return c.fit.threads; });
+  add_integer(
+      "fit.blas_threads",
+      "OpenBLAS threads under LibTorch during the fit, {range} (0: as the process started, "
+      "from OMP_NUM_THREADS; the weights depend on it)",
+      0, 256, [](auto& c) -> auto& { return c.fit.blas_threads; });
+  add(
+      "fit.from", "string",
+      "the net each fit starts from: current (the current net) or start (the run's start net, "
+      "start.pt: a refit of it to the labels of several generations)",
+      [](TrainConfig& c, const YAML::Node& n) {
+        c.fit.from = parse_choice(n, {"current", "start"});
+      },
+      [](const TrainConfig& c) { return scalar(c.fit.from); });
   add(
       "fit.seed", "integer",
       "seed of the held-out split and the minibatch order (0: derived from run.seed per "
@@ -682,7 +760,8 @@ std::string TrainConfig::run_path() const {
 std::vector<LabelSet> TrainConfig::label_sets() const {
   const LabelSet defaults{label.games,   label.players,    label.sample,
                           label.explore, label.candidates, label.top};
-  if (label.sets.empty()) return {defaults};
+  if (label.sets.empty())
+    return label.games > 0 ? std::vector<LabelSet>{defaults} : std::vector<LabelSet>{};
   static const std::string kOptions = "games, players, sample, explore, candidates, top, seed";
   std::vector<LabelSet> sets;
   for (size_t i = 0; i < label.sets.size(); ++i) {
@@ -771,6 +850,21 @@ void validate(const TrainConfig& c, const std::string& where) {
       }
     }
   }
+  // A generation that labels nothing must have earlier files to fit (checked for the settings
+  // some generation runs with: this config's, or a schedule entry's, each validated here).
+  const bool settings_used = c.generations.count > static_cast<int>(c.generations.schedule.size());
+  if (settings_used && sets.empty() && c.generations.data_window == 1 &&
+      c.generations.prior_data.empty() && !c.generations.pool_same_labeller)
+    fail("label.games",
+         "0 with label.sets [] leaves the fit no label files: set generations.data_window above "
+         "1 (earlier generations' files) or generations.prior_data");
+  for (size_t i = 0; i < c.generations.schedule.size(); ++i) {
+    try {
+      c.for_generation(static_cast<int>(i) + 1);
+    } catch (const Error& e) {
+      throw Error(where + ": " + e.what());
+    }
+  }
   if (!c.eval.best_by.empty() && std::find(c.eval.opponents.begin(), c.eval.opponents.end(),
                                            c.eval.best_by) == c.eval.opponents.end())
     fail("eval.best_by", "expected one of eval.opponents, got " + quote(c.eval.best_by));
@@ -856,6 +950,17 @@ void set_override(TrainConfig& c, std::string_view assignment, const std::string
 }
 
 }  // namespace
+
+TrainConfig TrainConfig::for_generation(int g) const {
+  TrainConfig c = *this;
+  c.generations.schedule.clear();
+  if (g < 1 || g > static_cast<int>(generations.schedule.size())) return c;
+  const std::string where =
+      "generations.schedule[" + std::to_string(g - 1) + "] (generation " + std::to_string(g) + ")";
+  for (const std::string& a : generations.schedule[g - 1]) set_override(c, a, where);
+  validate(c, where);
+  return c;
+}
 
 void apply_override(TrainConfig& c, std::string_view assignment, const std::string& file) {
   apply_overrides(c, {std::string(assignment)}, file);

@@ -42,6 +42,9 @@ struct TrainConfig {
     uint64_t seed = 1;
     int threads = 1;
     int merge_every = 16;
+    // The generations' agents (label players and labeller, gate, benchmark) value races with
+    // the race net where there is one (selfplay/tables/race_net.h); false: as runs before it.
+    bool race_net = true;
     bool operator==(const Run&) const = default;
   };
   struct Net {
@@ -86,11 +89,15 @@ struct TrainConfig {
     bool pool_same_labeller = false;  // also those of every generation since C's promotion
     std::vector<std::string> prior_data;  // label files every fit reads first (an earlier run's)
     std::string benchmark;                // position benchmark scored per generation ("": none)
+    // Per-generation settings: entry g-1 holds "key=value" assignments (label.*, fit.*, gate.*,
+    // generations.data_window, generations.pool_same_labeller) that generation g uses instead
+    // of this config's (TrainConfig::for_generation); later generations use this config's.
+    std::vector<std::vector<std::string>> schedule;
     bool operator==(const Generations&) const = default;
   };
   struct Label {
     std::vector<std::string> sets;  // one label file per entry, "key=value ..." over the keys below
-    int64_t games = 2000;
+    int64_t games = 2000;           // 0 with sets []: the generation labels nothing
     std::string players = "current";  // agent spec(s); "current" is the current net
     double sample = 0.1;
     double explore = 0.05;
@@ -109,8 +116,10 @@ struct TrainConfig {
     double lr_drop = 0.3;
     double sibling_weight = 64;
     double holdout = 0.1;
-    int threads = 1;     // LibTorch threads; 0: run.threads
-    uint64_t seed = 0;   // > 0: the split and order's seed as given (`nardy fit --seed`)
+    int threads = 1;               // LibTorch threads; 0: run.threads
+    int blas_threads = 0;          // OpenBLAS threads of the fit (nn/blas_threads.h); 0: as started
+    std::string from = "current";  // the net the fit starts from: current | start
+    uint64_t seed = 0;             // > 0: the split and order's seed as given (`nardy fit --seed`)
     int shards = 1;      // minibatch parts with a gradient each (on R ranks with split: R)
     bool split = false;  // on several ranks: split the minibatches (else rank 0 fits alone)
     // Hold out the same games of a label file in every generation's fit (fit.h: split_seed).
@@ -158,8 +167,13 @@ struct TrainConfig {
   std::string run_path() const;
   int fit_threads() const { return fit.threads > 0 ? fit.threads : run.threads; }
   // The label files of a generation: label.sets parsed over the label.* defaults (one file of
-  // the defaults when label.sets is empty). Throws Error naming label.sets[i] and the problem.
+  // the defaults when label.sets is empty, none when label.games is also 0). Throws Error
+  // naming label.sets[i] and the problem.
   std::vector<LabelSet> label_sets() const;
+  // The settings generation g (1, 2, ...) runs with: this config with generations.schedule's
+  // entry g-1 applied, if there is one (the result's schedule is empty). Throws Error naming
+  // the entry.
+  TrainConfig for_generation(int g) const;
 };
 
 // ---- Loading ----

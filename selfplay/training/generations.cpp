@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <optional>
 
@@ -15,6 +16,7 @@
 #include "core/file_io.h"
 #include "core/printable.h"
 #include "core/random.h"
+#include "nn/blas_threads.h"
 #include "nn/encoder.h"
 #include "nn/net_widening.h"
 #include "nn/value_net.h"
@@ -118,6 +120,7 @@ class Generations {
     if (!world_.is_root()) state_ = State::parse(state, "the state from rank 0");
     fs::create_directories(dir_);
     share_file(file(state_.current));
+    share_file(file("start.pt"));  // fit.from: start
     if (world_.is_root()) copy_atomic(file(state_.current), file("current.pt"));
     bool stopped = false;
     try {
@@ -136,6 +139,24 @@ class Generations {
   const GenerationsCallbacks& cb_;
   World& world_;
   State state_;
+  mutable std::map<int, TrainConfig> settings_;  // at(g), made once each
+
+  // The settings generation g runs with (TrainConfig::for_generation: generations.schedule).
+  const TrainConfig& at(int g) const {
+    auto it = settings_.find(g);
+    if (it == settings_.end()) it = settings_.emplace(g, c_.for_generation(g)).first;
+    return it->second;
+  }
+
+  // `specs` (comma-separated) as the run's agents: with run.race_net false every net among them
+  // gets race_net=0 (selfplay/search/net_agent.h), so it plays and labels as before the race net.
+  std::string run_agents(const std::string& specs) const {
+    if (c_.run.race_net) return specs;
+    std::string out;
+    for (const std::string& spec : split_agent_specs(specs, "agents"))
+      out += (out.empty() ? "" : ",") + spec + (net_agent_spec(spec) ? ":race_net=0" : "");
+    return out;
+  }
 
   // Rank 0 runs `f` and sends its result (or its error) to every rank, which returns it (or
   // throws the error). A collective.
@@ -184,10 +205,13 @@ class Generations {
   }
 
   void prepare(const std::string& start_net) {
-    if (world_.size() > 1 && c_.fit.split && c_.fit.shards != 1 && c_.fit.shards != world_.size())
-      throw Error("generations: fit.shards = " + std::to_string(c_.fit.shards) + " on " +
-                  std::to_string(world_.size()) + " ranks (each rank fits one part: 1 or " +
-                  std::to_string(world_.size()) + ")");
+    for (int g = 1; world_.size() > 1 && g <= c_.generations.count; ++g) {
+      const TrainConfig::Fit& f = at(g).fit;
+      if (f.split && f.shards != 1 && f.shards != world_.size())
+        throw Error("generations: fit.shards = " + std::to_string(f.shards) + " (generation " +
+                    std::to_string(g) + ") on " + std::to_string(world_.size()) +
+                    " ranks (each rank fits one part: 1 or " + std::to_string(world_.size()) + ")");
+    }
     // A benchmark that cannot be read (or is of other rules) fails now, not after a generation.
     if (!c_.generations.benchmark.empty()) read_set();
     const std::string state_path = file(kGenerationsStateFile);
@@ -228,24 +252,32 @@ class Generations {
       throw file_error("generations: the current net is missing", file(state_.current),
                        "(named by " + state_path + ")");
     check_earlier_labels(state_.done + 1);
-    check_fit_reshape(file(state_.current));
+    if (state_.done < c_.generations.count) check_fit_reshape(state_.done + 1);
   }
 
-  // fit.encoder and fit.widen must suit the current net: checked now, not after the labels.
-  void check_fit_reshape(const std::string& net_path) const {
-    if (c_.fit.encoder.empty() && c_.fit.widen.empty()) return;
+  // The net generation g's fit starts from (fit.from): the current net or the start net.
+  std::string fit_init(int g) const {
+    return at(g).fit.from == "start" ? file("start.pt") : file(state_.current);
+  }
+
+  // fit.encoder and fit.widen must suit the net generation g's fit starts from: checked now, not
+  // after the labels.
+  void check_fit_reshape(int g) const {
+    const TrainConfig::Fit& fit = at(g).fit;
+    const std::string net_path = fit_init(g);
+    if (fit.encoder.empty() && fit.widen.empty()) return;
     std::error_code ec;
     if (!fs::exists(net_path, ec)) return;  // another rank's file system: rank 0 checks
     const NetShape shape = ValueNet::load(net_path).shape();
-    if (!c_.fit.encoder.empty() && !encoder_extends(encoder_by_name(c_.fit.encoder), shape.encoder))
-      throw Error("generations: fit.encoder " + quote(c_.fit.encoder) +
+    if (!fit.encoder.empty() && !encoder_extends(encoder_by_name(fit.encoder), shape.encoder))
+      throw Error("generations: fit.encoder " + quote(fit.encoder) +
                   " does not extend the current net's encoder " + quote(shape.encoder) + " (" +
                   net_path + "): the fit could not start from its weights");
-    if (c_.fit.widen.empty()) return;
-    bool ok = c_.fit.widen.size() == shape.hidden.size();
-    for (size_t i = 0; ok && i < shape.hidden.size(); ++i) ok = c_.fit.widen[i] >= shape.hidden[i];
+    if (fit.widen.empty()) return;
+    bool ok = fit.widen.size() == shape.hidden.size();
+    for (size_t i = 0; ok && i < shape.hidden.size(); ++i) ok = fit.widen[i] >= shape.hidden[i];
     if (!ok)
-      throw Error("generations: fit.widen '" + hidden_name(c_.fit.widen) +
+      throw Error("generations: fit.widen '" + hidden_name(fit.widen) +
                   "' cannot widen the current net's hidden layers '" + hidden_name(shape.hidden) +
                   "' (" + net_path + "): one width per layer, none narrower");
   }
@@ -264,8 +296,14 @@ class Generations {
             c_.generations.prior_data[i], "every generation's fit reads it first");
     const std::string gdir = file(generation_dir_name(g));
     if (fs::exists(gdir + "/candidate.pt") && fs::exists(gdir + "/fit.json")) return;
-    std::string readers = "generations.data_window = " + std::to_string(c_.generations.data_window);
-    if (c_.generations.pool_same_labeller) {
+    const TrainConfig::Generations& gens = at(g).generations;
+    if (fit_data(g).empty())
+      throw Error("generations: generation " + std::to_string(g) +
+                  " labels nothing (label.games 0) and its fit finds no earlier label files "
+                  "(generations.data_window = " +
+                  std::to_string(gens.data_window) + ", no generations.prior_data)");
+    std::string readers = "generations.data_window = " + std::to_string(gens.data_window);
+    if (gens.pool_same_labeller) {
       const int p = current_generation();
       readers += " and generations.pool_same_labeller (every generation after " +
                  (p > 0 ? generation_dir_name(p) : std::string("the start")) + ")";
@@ -322,17 +360,21 @@ class Generations {
 
     // 1. label
     int64_t positions = 0;
-    const std::vector<LabelSet> sets = c_.label_sets();
+    const std::vector<LabelSet> sets = at(g).label_sets();
     for (size_t s = 0; s < sets.size(); ++s) {
       positions += label_set(g, static_cast<int>(s), sets.size(), sets[s], current, gdir);
     }
+    if (sets.empty())
+      line(tag(g, "label") + ": none (label.games 0; the fit reads " +
+               relative_to_run(fit_data(g)).dump() + ")",
+           true);
     row["labels"] = positions;
     const double label_s = seconds_since(t0);
 
     // 2. fit
     const auto t1 = Clock::now();
     const std::string candidate = gdir + "/candidate.pt";
-    row["fit"] = fit(g, current, candidate);
+    row["fit"] = fit(g, candidate);
     const double fit_s = seconds_since(t1);
 
     // 3. gate
@@ -352,8 +394,8 @@ class Generations {
 
     // 5. promote
     const std::string& v = gate_result.sprt_verdict;
-    const bool promote =
-        c_.gate.promote == "always" || v == "H1" || (c_.gate.promote == "not_h0" && v != "H0");
+    const bool promote = at(g).gate.promote == "always" || v == "H1" ||
+                         (at(g).gate.promote == "not_h0" && v != "H0");
     row["promoted"] = promote;
     row["seconds"] = {{"label", label_s}, {"fit", fit_s}, {"gate", gate_s}, {"benchmark", bench_s}};
     const std::string next = promote ? generation_dir_name(g) + "/candidate.pt" : state_.current;
@@ -381,16 +423,17 @@ class Generations {
 
   int64_t label_set(int g, int s, size_t count, const LabelSet& set, const std::string& current,
                     const std::string& gdir) {
+    const TrainConfig::Label& label = at(g).label;
     LabelOptions o;
-    o.player = substitute_current(set.players, current);
+    o.player = run_agents(substitute_current(set.players, current));
     o.explore = set.explore;
     o.sample = set.sample;
     o.candidates = set.candidates;
     o.top = set.top;
-    o.labeler =
+    o.labeler = run_agents(
         "net:" + current +
-        (c_.label.rollouts > 0 || c_.label.ply == 0 ? "" : ":ply=" + std::to_string(c_.label.ply));
-    o.rollouts = c_.label.rollouts;
+        (label.rollouts > 0 || label.ply == 0 ? "" : ":ply=" + std::to_string(label.ply)));
+    o.rollouts = label.rollouts;
     o.games = set.games;
     o.threads = c_.run.threads;
     o.seed = set.seed > 0 ? set.seed : stage_seed(c_.run.seed, kLabelSalt, g, s);
@@ -425,19 +468,43 @@ class Generations {
   // with pool_same_labeller of every generation the current net labelled.
   std::vector<std::string> fit_data(int g) const {
     std::vector<std::string> files = c_.generations.prior_data;
-    int first = std::max(1, g - c_.generations.data_window + 1);
-    if (c_.generations.pool_same_labeller) first = std::min(first, current_generation() + 1);
-    const size_t sets = c_.label_sets().size();
+    const TrainConfig::Generations& gens = at(g).generations;
+    int first = std::max(1, g - gens.data_window + 1);
+    if (gens.pool_same_labeller) first = std::min(first, current_generation() + 1);
     for (int h = first; h <= g; ++h)
-      for (size_t s = 0; s < sets; ++s)
+      for (size_t s = 0; s < at(h).label_sets().size(); ++s)
         files.push_back(file(generation_dir_name(h)) + "/labels-" + std::to_string(s) + ".lbl");
     return files;
   }
 
   // The seed of the held-out split by label file and game (fit.holdout_stable), the same in
   // every generation of the run; 0: the fit's own split.
-  uint64_t holdout_split_seed() const {
-    return c_.fit.holdout_stable ? stage_seed(c_.run.seed, kHoldoutSalt, 0, 0) | 1 : 0;
+  // The seed of generation g's fit (its split and minibatch order).
+  uint64_t fit_seed(int g) const {
+    return at(g).fit.seed > 0 ? at(g).fit.seed : stage_seed(c_.run.seed, kFitSalt, g, 0);
+  }
+
+  // Whether generation g's fit holds out the same games of the label files it shares with
+  // generation p's fit: the same seed and fraction, each shared file in the same place
+  // (selfplay/training/fit.h: the split hashes the seed, the file's place and the game) — as a
+  // refit of a generation's own labels at another lr with a fixed fit.seed.
+  bool same_split_as(int p, int g) const {
+    if (fit_seed(p) != fit_seed(g) || at(p).fit.holdout != at(g).fit.holdout ||
+        holdout_split_seed(p) != 0 || holdout_split_seed(g) != 0)
+      return false;
+    const json earlier =
+        json::parse(read_file(file(generation_dir_name(p)) + "/fit.json"), nullptr, false);
+    if (!earlier.is_object() || !earlier.contains("data") || !earlier["data"].is_array())
+      return false;
+    const json now = relative_to_run(fit_data(g));
+    for (size_t i = 0; i < now.size(); ++i)
+      for (size_t j = 0; j < earlier["data"].size(); ++j)
+        if (now[i] == earlier["data"][j] && i != j) return false;
+    return true;
+  }
+
+  uint64_t holdout_split_seed(int g) const {
+    return at(g).fit.holdout_stable ? stage_seed(c_.run.seed, kHoldoutSalt, 0, 0) | 1 : 0;
   }
 
   // A data_window reaching back to the generation whose candidate is the current net makes the
@@ -445,13 +512,16 @@ class Generations {
   // most of those held out now were its training games: its held-out loss starts out biased
   // low, and early stopping tends to keep it unchanged (measured: docs/results.md, "Mobility
   // inputs"). Said once per fit, on rank 0; the pool (labels the current net made) has no such
-  // labels.
+  // labels, a fit from the start net (fit.from) does not refit the current net, and a fit with
+  // the current net's split (same_split_as) holds out the games that net held out.
   void warn_refitted_labels(int g) const {
     const int p = current_generation();
-    if (p == 0 || !world_.is_root() || std::max(1, g - c_.generations.data_window + 1) > p) return;
+    if (p == 0 || !world_.is_root() || std::max(1, g - at(g).generations.data_window + 1) > p)
+      return;
+    if (at(g).fit.from == "start" || same_split_as(p, g)) return;
     // With fit.holdout_stable the current net's own fit held out the same games (its
     // checkpoint says with which split seed).
-    const uint64_t split = holdout_split_seed();
+    const uint64_t split = holdout_split_seed(g);
     if (split != 0) {
       const auto extra = ValueNet::load(file(state_.current)).info().extra;
       const auto it = extra.find("fit.split_seed");
@@ -471,7 +541,7 @@ class Generations {
   // sends the label files to ranks that lack them); without it rank 0 fits alone while the
   // others wait, hearing from it after every epoch (so NARDY_DIST_TIMEOUT must exceed one
   // epoch). Either way rank 0 writes the candidate and sends it to the others.
-  json fit(int g, const std::string& current, const std::string& candidate) {
+  json fit(int g, const std::string& candidate) {
     const std::string log_path = fs::path(candidate).parent_path().string() + "/fit.json";
     const std::string done = from_root([&] {
       return fs::exists(candidate) && fs::exists(log_path) ? read_file(log_path) : std::string();
@@ -480,12 +550,12 @@ class Generations {
     if (!done.empty()) {
       line(tag(g, "fit") + ": " + candidate + " exists", true);
       result = json::parse(done);
-    } else if (world_.size() == 1 || c_.fit.split) {
+    } else if (world_.size() == 1 || at(g).fit.split) {
       for (const std::string& f : fit_data(g)) share_file(f);
-      result = fit_here(g, current, candidate, log_path, &world_);
+      result = fit_here(g, candidate, log_path, &world_);
     } else {
       result = json::parse(from_root_with_heartbeat([&](const std::function<void()>& beat) {
-        return fit_here(g, current, candidate, log_path, nullptr, beat).dump();
+        return fit_here(g, candidate, log_path, nullptr, beat).dump();
       }));
     }
     share_file(candidate);
@@ -494,35 +564,37 @@ class Generations {
 
   // The fit; `world`: the ranks splitting its minibatches (null: this process alone); `beat`
   // called after every epoch (may be empty).
-  json fit_here(int g, const std::string& current, const std::string& candidate,
-                const std::string& log_path, World* world, const std::function<void()>& beat = {}) {
+  json fit_here(int g, const std::string& candidate, const std::string& log_path, World* world,
+                const std::function<void()>& beat = {}) {
     warn_refitted_labels(g);
+    const TrainConfig::Fit& fit = at(g).fit;
     FitRunOptions o;
     o.data = fit_data(g);
-    o.init = current;
-    o.encoder = c_.fit.encoder;
-    o.widen = c_.fit.widen;
+    o.init = fit_init(g);
+    o.encoder = fit.encoder;
+    o.widen = fit.widen;
     o.out = candidate;
     o.extra["run"] = c_.run.name;
     o.extra["fit.recipe"] = "generation " + std::to_string(g) + " of run " + c_.run.name +
                             " (nardy train; its config.yaml)";
-    o.holdout = c_.fit.holdout;
+    o.holdout = fit.holdout;
     o.fit.optimizer = "adam";
-    o.fit.lr = c_.fit.lr;
-    o.fit.batch = c_.fit.batch;
-    o.fit.max_epochs = c_.fit.epochs;
-    o.fit.patience = c_.fit.patience;
-    o.fit.lr_drops = c_.fit.lr_drops;
-    o.fit.lr_drop = c_.fit.lr_drop;
-    o.fit.sibling_weight = c_.fit.sibling_weight;
-    o.fit.seed = c_.fit.seed > 0 ? c_.fit.seed : stage_seed(c_.run.seed, kFitSalt, g, 0);
-    o.split_seed = holdout_split_seed();
-    o.fit.shards = c_.fit.shards;
+    o.fit.lr = fit.lr;
+    o.fit.batch = fit.batch;
+    o.fit.max_epochs = fit.epochs;
+    o.fit.patience = fit.patience;
+    o.fit.lr_drops = fit.lr_drops;
+    o.fit.lr_drop = fit.lr_drop;
+    o.fit.sibling_weight = fit.sibling_weight;
+    o.fit.seed = fit_seed(g);
+    o.split_seed = holdout_split_seed(g);
+    o.fit.shards = fit.shards;
     o.world = world;       // with fit.split on R ranks: R shards, one per rank
     struct TorchThreads {  // the fit's LibTorch threads, back to one after it (or a stop)
       explicit TorchThreads(int n) { set_torch_threads(n); }
       ~TorchThreads() { set_torch_threads(1); }
-    } threads(c_.fit_threads());
+    } threads(at(g).fit_threads());
+    const ScopedBlasThreads blas(fit.blas_threads);  // and its OpenBLAS threads, if set
     const auto t0 = Clock::now();
     json epochs = json::array();
     check_stop();
@@ -537,9 +609,9 @@ class Generations {
       const double per_epoch = e.epoch > 0 ? seconds_since(t0) / e.epoch : 0;
       std::snprintf(buf, sizeof buf,
                     ": epoch %d/%d, held-out loss %.6f%s, %s per epoch, at most %s to go", e.epoch,
-                    c_.fit.epochs, e.heldout_loss, e.best ? " (best)" : "",
+                    fit.epochs, e.heldout_loss, e.best ? " (best)" : "",
                     format_duration(per_epoch).c_str(),
-                    format_duration(per_epoch * (c_.fit.epochs - e.epoch)).c_str());
+                    format_duration(per_epoch * (fit.epochs - e.epoch)).c_str());
       line(tag(g, "fit") + buf, false);
     });
     json result = {{"best_epoch", r.fit.best_epoch},
@@ -569,11 +641,12 @@ class Generations {
     });
     const std::string record_body = record.substr(record.find('\n') + 1);
     if (record.starts_with("done\n")) return ArenaResult::from_json(record_body, done_path);
+    const TrainConfig::Gate& gate = at(g).gate;
     SprtOptions sprt;
-    sprt.elo0 = c_.gate.elo0;
-    sprt.elo1 = c_.gate.elo1;
-    sprt.alpha = c_.gate.alpha;
-    sprt.beta = c_.gate.beta;
+    sprt.elo0 = gate.elo0;
+    sprt.elo1 = gate.elo1;
+    sprt.alpha = gate.alpha;
+    sprt.beta = gate.beta;
     std::vector<int> points;
     int64_t chunks = 0;
     if (record.starts_with("partial\n")) {
@@ -585,10 +658,11 @@ class Generations {
         throw file_error("generations: not a gate progress file", partial_path, e.what());
       }
     }
-    const std::string ply = c_.gate.ply > 0 ? ":ply=" + std::to_string(c_.gate.ply) : "";
-    const std::string a = "net:" + candidate + ply, b = "net:" + current + ply;
-    const int64_t chunk = (c_.gate.chunk + 1) / 2 * 2;
-    const int64_t most = (c_.gate.games + 1) / 2 * 2;
+    const std::string ply = gate.ply > 0 ? ":ply=" + std::to_string(gate.ply) : "";
+    const std::string a = run_agents("net:" + candidate + ply),
+                      b = run_agents("net:" + current + ply);
+    const int64_t chunk = (gate.chunk + 1) / 2 * 2;
+    const int64_t most = (gate.games + 1) / 2 * 2;
     const auto t0 = Clock::now();
     const int64_t resumed = static_cast<int64_t>(points.size());
     ArenaResult r = arena_statistics(points, sprt);
@@ -642,8 +716,8 @@ class Generations {
   json benchmark(int g, const std::string& net) const {
     const BenchmarkSet set = read_set();
     const BenchmarkScore score =
-        score_benchmark(set, checked_agent_maker("net:" + net, c_.rules), c_.rules, c_.run.threads,
-                        stage_seed(c_.run.seed, kBenchSalt, g, 0));
+        score_benchmark(set, checked_agent_maker(run_agents("net:" + net), c_.rules), c_.rules,
+                        c_.run.threads, stage_seed(c_.run.seed, kBenchSalt, g, 0));
     json phases = {{"overall", score.overall.loss.mean}};
     for (const PhaseScore& p : score.phases) phases[p.phase] = p.loss.mean;
     char buf[160];

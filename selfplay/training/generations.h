@@ -2,19 +2,25 @@
 //
 // A run of `nardy train` whose config has generations.count = N > 0 first gets its start net:
 // the TD(λ) stage (selfplay/training/td_trainer.h, the run's latest.pt), or generations.init.
-// Then generation g = 1 .. N, with the current net C (the start, then the last promoted one):
+// Then generation g = 1 .. N, with the current net C (the start, then the last promoted one)
+// and the settings of generation g: the config's, or over them the entry g-1 of
+// generations.schedule (TrainConfig::for_generation; a recipe whose rounds differ, as
+// configs/nardy-fit-2.yaml):
 //   1. label: one label file per entry of label.sets (TrainConfig::label_sets()): games of the
 //      set's players ("current" is C at 0-ply; several specs: each game's sides drawn from
 //      them, the diverse games behind nardy-fit-5), positions labelled by C's label.ply-ply
 //      search or, with label.rollouts, by rollouts of C (selfplay/training/labeler.h; exact race
-//      values where the race table covers). Set s of generation g is seeded
-//      mix(run.seed, g, s), so the whole run is a function of the config.
-//   2. fit: C fitted to the label files of the generations.data_window latest generations
+//      values where the race table covers; every net told race_net=0 when run.race_net is
+//      false). Set s of generation g is seeded mix(run.seed, g, s), so the whole run is a
+//      function of the config. label.games 0 with label.sets []: no labels (the fit then reads
+//      earlier generations' files).
+//   2. fit: C (or with fit.from: start the start net) fitted to the label files of the
+//      generations.data_window latest generations
 //      and, with generations.pool_same_labeller, of every generation since C was promoted (all
 //      labelled by C: after a rejected candidate the next fit has more of C's labels, not other
 //      ones) (selfplay/training/fit.h: held-out split by game, early stopping, lr drops, the
-//      sibling term), fit.threads LibTorch threads, seeded mix(run.seed, g) (or fit.seed) → the
-//      candidate; fit.json lists the label files it read.
+//      sibling term), fit.threads LibTorch threads (fit.blas_threads OpenBLAS threads), seeded
+//      mix(run.seed, g) (or fit.seed) → the candidate; fit.json lists the label files it read.
 //   3. gate: the candidate (A) against C (B) at gate.ply in mirrored pairs, gate.chunk games at
 //      a time (chunk k on its own dice seed), the SPRT (gate.elo0/elo1/alpha/beta) walked over
 //      all pairs so far after each chunk; it stops at a verdict or at gate.games.
@@ -82,7 +88,9 @@ std::string generations_start_net(const TrainConfig& config, const std::string& 
 // `run_dir`, starting from `start_net` (a checkpoint path; ignored when continuing). Returns
 // when config.generations.count generations are done. Throws Error naming the stage, the file
 // or the key for bad data, a start net of other rules, or a state that does not fit the config.
-// One process for now: a `world` of more than one rank is refused with an Error.
+// On several ranks (`world`), rank 0's config, run directory and start net are the run's; the
+// ranks split each label file's games and the gate's pairs, and with fit.split the fit's
+// minibatches; rank 0 writes every file.
 GenerationsResult run_generations(const TrainConfig& config, const std::string& run_dir,
                                   const std::string& start_net,
                                   const GenerationsCallbacks& callbacks = {},

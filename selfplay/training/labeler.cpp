@@ -148,6 +148,8 @@ std::string label_game(uint32_t g, const LabelOptions& o, Workers& w) {
       ro.luck_head = o.luck_head;
       ro.seed = mix_seed(rollout_seed + i);
       ro.rules = o.rules;
+      // The rollout's own luck search values races as the labeller's spec says (race_net=0).
+      if (const auto net = net_agent_spec(o.labeler)) ro.race_net = net->options.race_net;
       const std::string spec = o.labeler;
       const Rules rules = o.rules;
       const RolloutResult res = rollout(

@@ -82,6 +82,20 @@ def test_config_forms_agree(tmp_path, checkpoint):
     assert {"td.lambda", "net.hidden", "train.games", "eval.opponents"} <= keys
 
 
+def test_generation_schedule_from_python():
+    """generations.schedule as Python: a list of dicts (flat key paths), the same config as YAML."""
+    schedule = [{"label.ply": 1, "label.sets": ["games=400 seed=3"], "fit.lr": 0.001},
+                {"label.games": 0, "generations.data_window": 2, "fit.from": "start"}]
+    y = nardy.resolve_config({"generations": {"count": 2, "schedule": schedule}})
+    assert yaml.safe_load(y)["generations"]["schedule"] == schedule
+    assert nardy.resolve_config(y) == y
+    assert nardy.resolve_config("generations: {count: 2, schedule: [{label.ply: 1, label.sets: "
+                                "['games=400 seed=3'], fit.lr: 0.001}, {label.games: 0, "
+                                "generations.data_window: 2, fit.from: start}]}") == y
+    with pytest.raises(NardyError, match=r"'run.seed' is not a per-generation key"):
+        nardy.resolve_config({"generations.schedule": [{"run.seed": 2}]})
+
+
 @pytest.mark.parametrize("config, message", [
     ({"td": {"lambda": 1.5}}, r"td.lambda: expected a number in \[0(.0)?, 1(.0)?\], got .1.5."),
     ({"td.lamda": 0.5}, "unknown key 'td.lamda'"),

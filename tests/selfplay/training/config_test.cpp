@@ -272,6 +272,80 @@ TEST(ConfigOverride, SeveralOverridesAreOneChangeWhateverTheirOrder) {
   EXPECT_EQ(c, TrainConfig{});
 }
 
+// generations.schedule: per-generation settings over the config's own, read from YAML maps,
+// written back the same, checked per entry with the keys' own checks and named by entry.
+TEST(ConfigSchedule, EachGenerationGetsItsEntryOverTheConfig) {
+  const TrainConfig c = parse_config(
+      "generations:\n"
+      "  count: 3\n"
+      "  schedule:\n"
+      "    - {label.ply: 1, label.sets: [\"games=400 seed=3\", \"games=9 "
+      "players=random,current\"],\n"
+      "       fit.lr: 0.001, fit.blas_threads: 2}\n"
+      "    - {label.games: 0, generations.data_window: 2, fit.from: start}\n"
+      "fit: {lr: 0.0003}\n",
+      "s.yaml");
+  ASSERT_EQ(c.generations.schedule.size(), 2u);
+  const TrainConfig g1 = c.for_generation(1), g2 = c.for_generation(2), g3 = c.for_generation(3);
+  EXPECT_EQ(g1.label.ply, 1);
+  EXPECT_EQ(g1.fit.lr, 0.001);
+  EXPECT_EQ(g1.fit.blas_threads, 2);
+  ASSERT_EQ(g1.label_sets().size(), 2u);
+  EXPECT_EQ(g1.label_sets()[0].seed, 3u);
+  EXPECT_EQ(g1.label_sets()[1].players, "random,current");
+  EXPECT_TRUE(g2.label_sets().empty());
+  EXPECT_EQ(g2.generations.data_window, 2);
+  EXPECT_EQ(g2.fit.from, "start");
+  EXPECT_EQ(g2.fit.lr, 0.0003);
+  EXPECT_EQ(g2.label.ply, 2);
+  TrainConfig base = c;
+  base.generations.schedule.clear();
+  EXPECT_EQ(g3, base);  // past the list: the config's own settings
+  EXPECT_TRUE(g1.generations.schedule.empty());
+  EXPECT_EQ(parse_config(to_yaml(c), "round trip"), c) << to_yaml(c);
+  TrainConfig o;
+  apply_override(o, "generations.schedule=[{fit.lr: 0.01}, {}]");
+  ASSERT_EQ(o.generations.schedule.size(), 2u);
+  EXPECT_EQ(o.for_generation(1).fit.lr, 0.01);
+  EXPECT_EQ(o.for_generation(2), o.for_generation(5));
+}
+
+TEST(ConfigSchedule, BadEntriesAreNamed) {
+  auto error = [](const std::string& schedule, const std::string& more = "") {
+    return error_of([&] {
+      parse_config("generations: {count: 2, schedule: " + schedule + "}\n" + more, "s.yaml");
+    });
+  };
+  std::string e = error("[{run.threads: 4}]");
+  EXPECT_NE(e.find("generations.schedule: entry 0: 'run.threads' is not a per-generation key"),
+            std::string::npos)
+      << e;
+  e = error("[{}, {fit.lr: -1}]");
+  EXPECT_NE(e.find("generations.schedule[1] (generation 2): fit.lr: expected a number in (0"),
+            std::string::npos)
+      << e;
+  e = error("[{fit.nosuch: 1}]");
+  EXPECT_NE(e.find("'fit.nosuch' is not a per-generation key"), std::string::npos) << e;
+  e = error("[{label.sets: [\"games=4 colour=red\"]}]");
+  EXPECT_NE(e.find("generations.schedule[0] (generation 1): label.sets[0]: unknown key 'colour'"),
+            std::string::npos)
+      << e;
+  e = error("{fit.lr: 0.1}");
+  EXPECT_NE(e.find("generations.schedule: expected a list of maps"), std::string::npos) << e;
+  e = error("[{fit.from: later}]");
+  EXPECT_NE(e.find("fit.from: expected one of current, start"), std::string::npos) << e;
+  // A generation with no label files and nothing earlier to fit.
+  e = error("[{label.games: 0}]");
+  EXPECT_NE(e.find("generations.schedule[0] (generation 1): label.games: 0 with label.sets [] "
+                   "leaves the fit no label files"),
+            std::string::npos)
+      << e;
+  EXPECT_NO_THROW(parse_config(
+      "generations: {count: 2, schedule: [{label.games: 0, generations.data_window: 2}]}\n"));
+  e = error_of([] { parse_config("generations: {count: 1}\nlabel: {games: 0}\n", "z.yaml"); });
+  EXPECT_NE(e.find("config 'z.yaml': label.games: 0 with label.sets []"), std::string::npos) << e;
+}
+
 TEST(Config, YamlRoundTripIsExact) {
   TrainConfig c;
   apply_override(c, "td.alpha=0.123456789");

@@ -590,6 +590,76 @@ TEST_F(GenerationsTest, FitGivesTheCurrentNetNewInputsAndWiderLayers) {
   EXPECT_FALSE(fs::exists(run("narrow") + "/gen-001/labels-0.lbl"));
 }
 
+// generations.schedule: each generation runs with its entry's settings. Generation 2 labels
+// nothing and refits generation 1's candidate to generation 1's labels at another lr (the same
+// fit seed and file place: the same held-out games, so no warning); generation 3 labels again
+// and refits the start net (fit.from: start) to the labels of generations 1 and 3. Each
+// candidate has the weights of the `nardy fit` that its entry describes. With run.race_net
+// false every net the run plays or labels with is told race_net=0.
+TEST_F(GenerationsTest, ScheduleRunsEachGenerationWithItsOwnSettings) {
+  TrainConfig c = small_config(root_, "sched");
+  c.generations.count = 3;
+  c.label.sets = {"games=20 seed=9"};
+  c.fit.seed = 1;
+  c.gate.promote = "always";
+  c.run.race_net = false;
+  c.generations.schedule = {
+      {},
+      {"label.sets=[]", "label.games=0", "generations.data_window=2", "fit.lr=0.0003"},
+      {"label.sets=[games=12 seed=11]", "generations.data_window=3", "fit.from=start"}};
+  validate(c);
+  std::vector<std::string> lines;
+  train(c, &lines);
+  for (const std::string& l : lines) EXPECT_FALSE(l.starts_with("warning:")) << l;
+  const std::string r = run("sched");
+  EXPECT_FALSE(fs::exists(r + "/gen-002/labels-0.lbl"));
+  const auto rows = metrics_rows(r);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1]["labels"], 0);
+  EXPECT_EQ(rows[1]["fit"]["data"], json::array({"gen-001/labels-0.lbl"}));
+  EXPECT_EQ(rows[2]["fit"]["data"], json::array({"gen-001/labels-0.lbl", "gen-003/labels-0.lbl"}));
+  const LabelFile first = read_label_file(r + "/gen-001/labels-0.lbl");
+  EXPECT_TRUE(first.header.get("player").ends_with(":race_net=0")) << first.header.get("player");
+  EXPECT_TRUE(first.header.get("labeler").ends_with(":ply=1:race_net=0"))
+      << first.header.get("labeler");
+  EXPECT_TRUE(ArenaResult::from_json(read_file(r + "/gen-002/gate.json"), "gate")
+                  .a_spec.ends_with(":race_net=0"));
+
+  auto refit = [&](const std::string& init, std::vector<std::string> data, double lr,
+                   const std::string& out) {
+    FitRunOptions f;
+    for (std::string& d : data) d = r + "/" + d;
+    f.data = data;
+    f.init = init;
+    f.out = tmp_.file(out);
+    f.fit.lr = lr;
+    f.fit.batch = c.fit.batch;
+    f.fit.max_epochs = c.fit.epochs;
+    f.fit.patience = c.fit.patience;
+    f.fit.lr_drops = c.fit.lr_drops;
+    f.fit.lr_drop = c.fit.lr_drop;
+    f.fit.sibling_weight = c.fit.sibling_weight;
+    f.fit.seed = 1;
+    run_fit(f);
+    return ValueNet::load(f.out);
+  };
+  EXPECT_TRUE(same_parameters(
+      refit(r + "/gen-001/candidate.pt", {"gen-001/labels-0.lbl"}, 3e-4, "second.pt"),
+      ValueNet::load(r + "/gen-002/candidate.pt")));
+  EXPECT_TRUE(same_parameters(
+      refit(search_net(), {"gen-001/labels-0.lbl", "gen-003/labels-0.lbl"}, c.fit.lr, "third.pt"),
+      ValueNet::load(r + "/gen-003/candidate.pt")));
+  // The labels of generation 3 are the current net's (generation 2's candidate).
+  EXPECT_NE(read_label_file(r + "/gen-003/labels-0.lbl").header.get("labeler").find("gen-002"),
+            std::string::npos);
+
+  // A generation with nothing to fit is refused before anything runs.
+  TrainConfig empty = small_config(root_, "empty");
+  empty.generations.schedule = {{"label.sets=[]", "label.games=0", "generations.data_window=2"}};
+  const std::string e = error_of([&] { train(empty); });
+  EXPECT_NE(e.find("generation 1 labels nothing (label.games 0)"), std::string::npos) << e;
+}
+
 TEST(GenerationsConfig, BadLabelSetsAndGateBoundsAreNamed) {
   TrainConfig c;
   c.generations.count = 1;
