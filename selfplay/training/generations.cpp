@@ -271,15 +271,18 @@ class Generations {
     const NetShape shape = ValueNet::load(net_path).shape();
     if (!fit.encoder.empty() && !encoder_extends(encoder_by_name(fit.encoder), shape.encoder))
       throw Error("generations: fit.encoder " + quote(fit.encoder) +
-                  " does not extend the current net's encoder " + quote(shape.encoder) + " (" +
+                  " does not extend the encoder " + quote(shape.encoder) +
+                  " of the net the fit "
+                  "starts from (" +
                   net_path + "): the fit could not start from its weights");
     if (fit.widen.empty()) return;
     bool ok = fit.widen.size() == shape.hidden.size();
     for (size_t i = 0; ok && i < shape.hidden.size(); ++i) ok = fit.widen[i] >= shape.hidden[i];
     if (!ok)
       throw Error("generations: fit.widen '" + hidden_name(fit.widen) +
-                  "' cannot widen the current net's hidden layers '" + hidden_name(shape.hidden) +
-                  "' (" + net_path + "): one width per layer, none narrower");
+                  "' cannot widen the hidden layers '" + hidden_name(shape.hidden) +
+                  "' of the net the fit starts from (" + net_path +
+                  "): one width per layer, none narrower");
   }
 
   // The fit of generation g reads the labels of earlier generations (fit_data): a run
@@ -477,8 +480,6 @@ class Generations {
     return files;
   }
 
-  // The seed of the held-out split by label file and game (fit.holdout_stable), the same in
-  // every generation of the run; 0: the fit's own split.
   // The seed of generation g's fit (its split and minibatch order).
   uint64_t fit_seed(int g) const {
     return at(g).fit.seed > 0 ? at(g).fit.seed : stage_seed(c_.run.seed, kFitSalt, g, 0);
@@ -492,8 +493,10 @@ class Generations {
     if (fit_seed(p) != fit_seed(g) || at(p).fit.holdout != at(g).fit.holdout ||
         holdout_split_seed(p) != 0 || holdout_split_seed(g) != 0)
       return false;
-    const json earlier =
-        json::parse(read_file(file(generation_dir_name(p)) + "/fit.json"), nullptr, false);
+    const std::string log = file(generation_dir_name(p)) + "/fit.json";
+    std::error_code ec;
+    if (!fs::exists(log, ec)) return false;
+    const json earlier = json::parse(read_file(log), nullptr, false);
     if (!earlier.is_object() || !earlier.contains("data") || !earlier["data"].is_array())
       return false;
     const json now = relative_to_run(fit_data(g));
@@ -503,6 +506,8 @@ class Generations {
     return true;
   }
 
+  // The seed of the held-out split by label file and game (fit.holdout_stable), the same in
+  // every generation of the run; 0: the fit's own split.
   uint64_t holdout_split_seed(int g) const {
     return at(g).fit.holdout_stable ? stage_seed(c_.run.seed, kHoldoutSalt, 0, 0) | 1 : 0;
   }
