@@ -521,6 +521,11 @@ std::vector<Field> make_fields() {
       "games per label file, {range} (0 with label.sets []: the generation labels nothing; its "
       "fit reads earlier generations' files, generations.data_window > 1, or prior_data)",
       0, 100'000'000, [](auto& c) -> auto& { return c.label.games; });
+  add_number(
+      "label.games_scale",
+      "every label file's games (label.games and those of label.sets and of the schedule) "
+      "times this, at least 1, {range}: a recipe shortened for a trial (0.01: a hundredth)",
+      0, 1, true, [](auto& c) -> auto& { return c.label.games_scale; });
   add(
       "label.players", "string",
       "agent spec(s) playing the games, comma-separated (each game's sides drawn from the list); "
@@ -760,8 +765,14 @@ std::string TrainConfig::run_path() const {
 std::vector<LabelSet> TrainConfig::label_sets() const {
   const LabelSet defaults{label.games,   label.players,    label.sample,
                           label.explore, label.candidates, label.top};
-  if (label.sets.empty())
-    return label.games > 0 ? std::vector<LabelSet>{defaults} : std::vector<LabelSet>{};
+  // label.games_scale applied to every file's games.
+  auto scaled = [this](std::vector<LabelSet> sets) {
+    for (LabelSet& s : sets)
+      s.games =
+          std::max<int64_t>(1, std::llround(static_cast<double>(s.games) * label.games_scale));
+    return sets;
+  };
+  if (label.sets.empty()) return label.games > 0 ? scaled({defaults}) : std::vector<LabelSet>{};
   static const std::string kOptions = "games, players, sample, explore, candidates, top, seed";
   std::vector<LabelSet> sets;
   for (size_t i = 0; i < label.sets.size(); ++i) {
@@ -799,7 +810,7 @@ std::vector<LabelSet> TrainConfig::label_sets() const {
     }
     sets.push_back(s);
   }
-  return sets;
+  return scaled(sets);
 }
 
 void validate(const TrainConfig& c, const std::string& where) {

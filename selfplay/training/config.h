@@ -98,6 +98,7 @@ struct TrainConfig {
   struct Label {
     std::vector<std::string> sets;  // one label file per entry, "key=value ..." over the keys below
     int64_t games = 2000;           // 0 with sets []: the generation labels nothing
+    double games_scale = 1;         // every label file's games times this (a shortened trial)
     std::string players = "current";  // agent spec(s); "current" is the current net
     double sample = 0.1;
     double explore = 0.05;

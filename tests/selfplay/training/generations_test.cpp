@@ -446,6 +446,63 @@ TEST_F(GenerationsTest, KilledInEveryStageTheResumedRunMatchesTheUninterruptedOn
                               ValueNet::load(run("reference") + "/current.pt")));
   unsetenv("NARDY_RACE_NET");
 }
+// configs/nardy-fit-3.yaml, shortened by label.games_scale, is the recipe its model card gives
+// as commands (the hand-run script it replaced, run as before the race net): the same label
+// records and the same weights in both rounds, including generation 2's refit of the start net
+// (fit.from: start) to both generations' labels. The config runs with the repository's race net
+// in reach and must not use it (run.race_net: false); the commands run without one.
+TEST_F(GenerationsTest, NardyFit3ConfigIsItsHandRunCommands) {
+  const std::string cli = NARDY_CLI, dir = tmp_.file("fit3");
+  const std::string config = std::string(NARDY_SOURCE_DIR) + "/configs/nardy-fit-3.yaml";
+  const auto train_run =
+      testing::run_program(cli, {"train", "--config", config, "--set", "run.dir=" + dir, "--set",
+                                 "label.games_scale=0.002", "--set", "gate.games=100", "--set",
+                                 "generations.benchmark="});
+  ASSERT_EQ(train_run.exit_code, 0) << train_run.err << train_run.out;
+  const std::string run_dir = dir + "/nardy-fit-3";
+
+  setenv("NARDY_RACE_NET", "off", 1);
+  const std::string start = run_dir + "/start.pt", by_hand = tmp_.file("by_hand");
+  fs::create_directories(by_hand);
+  auto label = [&](const std::string& out, const std::string& net, int seed, int games) {
+    const auto r = testing::run_program(
+        cli, {"label", "--out", by_hand + "/" + out, "--games", std::to_string(games), "--threads",
+              "2", "--sample", "0.1", "--candidates", "0.2", "--explore", "0.05", "--player",
+              "net:" + net, "--labeler", "net:" + net + ":ply=2", "--seed", std::to_string(seed)});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  };
+  auto fit = [&](const std::string& out, const std::string& init,
+                 const std::vector<std::string>& data) {
+    std::vector<std::string> args = {"fit", "--data"};
+    for (const std::string& d : data) args.push_back(by_hand + "/" + d);
+    args.insert(args.end(),
+                {"--init", init, "--out", by_hand + "/" + out, "--lr", "3e-4", "--epochs", "40",
+                 "--patience", "4", "--batch", "512", "--seed", "1", "--blas-threads", "1"});
+    const auto r = testing::run_program(cli, args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  };
+  label("r5a.lbl", start, 6, 40);
+  label("r5b.lbl", start, 7, 40);
+  fit("fitF.pt", start, {"r5a.lbl", "r5b.lbl"});
+  label("r6.lbl", by_hand + "/fitF.pt", 8, 48);
+  fit("fitH.pt", start, {"r5a.lbl", "r5b.lbl", "r6.lbl"});
+  unsetenv("NARDY_RACE_NET");
+
+  auto records = [](const std::string& path) {
+    std::string all;
+    for (const LabelRecord& r : read_label_file(path).records) append_label_record(all, r);
+    return all;
+  };
+  EXPECT_EQ(records(by_hand + "/r5a.lbl"), records(run_dir + "/gen-001/labels-0.lbl"));
+  EXPECT_EQ(records(by_hand + "/r5b.lbl"), records(run_dir + "/gen-001/labels-1.lbl"));
+  EXPECT_EQ(records(by_hand + "/r6.lbl"), records(run_dir + "/gen-002/labels-0.lbl"));
+  EXPECT_EQ(read_label_file(by_hand + "/r6.lbl").games, 48);
+  EXPECT_TRUE(same_parameters(ValueNet::load(by_hand + "/fitF.pt"),
+                              ValueNet::load(run_dir + "/gen-001/candidate.pt")));
+  EXPECT_TRUE(same_parameters(ValueNet::load(by_hand + "/fitH.pt"),
+                              ValueNet::load(run_dir + "/gen-002/candidate.pt")));
+}
+
 #endif
 
 TEST_F(GenerationsTest, TrainsForTheRulesOfItsConfig) {
