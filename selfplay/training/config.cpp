@@ -283,6 +283,20 @@ std::vector<Field> make_fields() {
         },
         [=](const TrainConfig& c) { return integer(field(c)); });
   };
+  auto add_bool = [&](std::string path, std::string doc, auto field) {
+    add(
+        std::move(path), "bool", std::move(doc),
+        [=](TrainConfig& c, const YAML::Node& n) { field(c) = parse_bool(n); },
+        [=](const TrainConfig& c) { return boolean(field(c)); });
+  };
+  // String keys with a fixed set of values (parse_choice names them in errors).
+  auto add_choice = [&](std::string path, std::string doc, std::vector<std::string> values,
+                        auto field) {
+    add(
+        std::move(path), "string", std::move(doc),
+        [=](TrainConfig& c, const YAML::Node& n) { field(c) = parse_choice(n, values); },
+        [=](const TrainConfig& c) { return scalar(field(c)); });
+  };
   auto add_number = [&](std::string path, std::string doc, double lo, double hi, bool lo_open,
                         auto field) {
     add(
@@ -326,13 +340,12 @@ std::vector<Field> make_fields() {
       "with run.threads > 1: games each worker plays on its own copy of the net between merges, "
       "{range}",
       1, 1000, [](auto& c) -> auto& { return c.run.merge_every; });
-  add(
-      "run.race_net", "bool",
+  add_bool(
+      "run.race_net",
       "the generations' agents (label players and labeller, gate, benchmark) value races with "
       "the race net (models/race-net.nrn) where they find it; false: without it, as every run "
       "before it (the shipped recipes up to nardy-fit-8 set false to make the same label files)",
-      [](TrainConfig& c, const YAML::Node& n) { c.run.race_net = parse_bool(n); },
-      [](const TrainConfig& c) { return boolean(c.run.race_net); });
+      [](auto& c) -> auto& { return c.run.race_net; });
   // ---- rules ----
   for (const std::string& key : Rules::keys()) {
     const bool is_bool = key == "last_roll_draw";
@@ -363,18 +376,12 @@ std::vector<Field> make_fields() {
         c.net.hidden = parse_int_list(n, 1, kMaxHiddenLayers, 1, kMaxHiddenUnits);
       },
       [](const TrainConfig& c) { return flow_list(c.net.hidden); });
-  add(
-      "net.activation", "string", "hidden activation: sigmoid, tanh or relu",
-      [](TrainConfig& c, const YAML::Node& n) {
-        c.net.activation = parse_choice(n, {"sigmoid", "tanh", "relu"});
-      },
-      [](const TrainConfig& c) { return scalar(c.net.activation); });
-  add(
-      "net.backend", "string", "TD backend: fast (float kernels, 1-4 hidden layers) or libtorch",
-      [](TrainConfig& c, const YAML::Node& n) {
-        c.net.backend = parse_choice(n, {"fast", "libtorch"});
-      },
-      [](const TrainConfig& c) { return scalar(c.net.backend); });
+  add_choice(
+      "net.activation", "hidden activation: sigmoid, tanh or relu", {"sigmoid", "tanh", "relu"},
+      [](auto& c) -> auto& { return c.net.activation; });
+  add_choice(
+      "net.backend", "TD backend: fast (float kernels, 1-4 hidden layers) or libtorch",
+      {"fast", "libtorch"}, [](auto& c) -> auto& { return c.net.backend; });
   // ---- td ----
   add_number(
       "td.alpha", "TD step size at the start of the run, {range}", 0, 10, true,
@@ -415,14 +422,11 @@ std::vector<Field> make_fields() {
   add_number(
       "td.epsilon_final", "probability of a random move at the end (unused when constant), {range}",
       0, 1, false, [](auto& c) -> auto& { return c.td.epsilon.final; });
-  add(
-      "td.target", "string",
+  add_choice(
+      "td.target",
       "TD target of a position: next (the next position's 0-ply value, or the outcome) or search "
       "(its own td.target_ply-ply value; slower, see configs/README.md)",
-      [](TrainConfig& c, const YAML::Node& n) {
-        c.td.target = parse_choice(n, {"next", "search"});
-      },
-      [](const TrainConfig& c) { return scalar(c.td.target); });
+      {"next", "search"}, [](auto& c) -> auto& { return c.td.target; });
   add_integer(
       "td.target_ply", "search depth of td.target: search, {range}", 1, 3,
       [](auto& c) -> auto& { return c.td.target_ply; });
@@ -478,13 +482,12 @@ std::vector<Field> make_fields() {
       "generations.data_window",
       "label files of this many latest generations each fit uses, {range}", 1, 1000,
       [](auto& c) -> auto& { return c.generations.data_window; });
-  add(
-      "generations.pool_same_labeller", "bool",
+  add_bool(
+      "generations.pool_same_labeller",
       "each fit also reads the labels of every generation since the current net was promoted "
       "(all made by that net), so a generation after a rejected candidate adds labels instead "
       "of replacing them",
-      [](TrainConfig& c, const YAML::Node& n) { c.generations.pool_same_labeller = parse_bool(n); },
-      [](const TrainConfig& c) { return boolean(c.generations.pool_same_labeller); });
+      [](auto& c) -> auto& { return c.generations.pool_same_labeller; });
   add(
       "generations.prior_data", "string list",
       "label files every generation's fit reads before the run's own, in this order (say an "
@@ -588,40 +591,35 @@ std::vector<Field> make_fields() {
       "OpenBLAS threads under LibTorch during the fit, {range} (0: as the process started, "
       "from OMP_NUM_THREADS; the weights depend on it)",
       0, 256, [](auto& c) -> auto& { return c.fit.blas_threads; });
-  add(
-      "fit.from", "string",
+  add_choice(
+      "fit.from",
       "the net each fit starts from: current (the current net) or start (the run's start net, "
       "start.pt: a refit of it to the labels of several generations)",
-      [](TrainConfig& c, const YAML::Node& n) {
-        c.fit.from = parse_choice(n, {"current", "start"});
-      },
-      [](const TrainConfig& c) { return scalar(c.fit.from); });
+      {"current", "start"}, [](auto& c) -> auto& { return c.fit.from; });
   add(
       "fit.seed", "integer",
       "seed of the held-out split and the minibatch order (0: derived from run.seed per "
       "generation)",
       [](TrainConfig& c, const YAML::Node& n) { c.fit.seed = parse_unsigned(n); },
       [](const TrainConfig& c) { return YAML::Node(std::to_string(c.fit.seed)); });
-  add(
-      "fit.holdout_stable", "bool",
+  add_bool(
+      "fit.holdout_stable",
       "hold out the same games of a label file in every generation's fit (a hash of run.seed, "
       "the file's labelling seed and the game; else of the fit's seed, the file's place and the "
       "game), so a fit pooling labels the current net was fitted to holds none of its training "
       "games out (data_window > 1)",
-      [](TrainConfig& c, const YAML::Node& n) { c.fit.holdout_stable = parse_bool(n); },
-      [](const TrainConfig& c) { return boolean(c.fit.holdout_stable); });
+      [](auto& c) -> auto& { return c.fit.holdout_stable; });
   add_integer(
       "fit.shards",
       "parts of every minibatch, each with its own gradient, added in order, {range}: what that "
       "many ranks compute with fit.split (there it must be 1 or the ranks; the weights depend on "
       "it)",
       1, 1024, [](auto& c) -> auto& { return c.fit.shards; });
-  add(
-      "fit.split", "bool",
+  add_bool(
+      "fit.split",
       "on several ranks: split every minibatch across them (fit.shards = the ranks) instead of "
       "fitting on rank 0 while the others wait (measured slower on 2 ranks: docs/performance.md)",
-      [](TrainConfig& c, const YAML::Node& n) { c.fit.split = parse_bool(n); },
-      [](const TrainConfig& c) { return boolean(c.fit.split); });
+      [](auto& c) -> auto& { return c.fit.split; });
   add(
       "fit.encoder", "string",
       "encoder the fit gives the current net first, one extending the net's own (mobility for an "
@@ -662,19 +660,15 @@ std::vector<Field> make_fields() {
   add_integer(
       "gate.ply", "search depth of both nets in the gate, {range}", 0, 3,
       [](auto& c) -> auto& { return c.gate.ply; });
-  add(
-      "gate.promote", "string",
+  add_choice(
+      "gate.promote",
       "when the candidate becomes the current net: h1 (the SPRT accepted H1), not_h0 (H1 or "
       "inconclusive) or always",
-      [](TrainConfig& c, const YAML::Node& n) {
-        c.gate.promote = parse_choice(n, {"h1", "not_h0", "always"});
-      },
-      [](const TrainConfig& c) { return scalar(c.gate.promote); });
+      {"h1", "not_h0", "always"}, [](auto& c) -> auto& { return c.gate.promote; });
   // ---- log ----
-  add(
-      "log.progress", "bool", "live progress line when stdout is a terminal",
-      [](TrainConfig& c, const YAML::Node& n) { c.log.progress = parse_bool(n); },
-      [](const TrainConfig& c) { return boolean(c.log.progress); });
+  add_bool(
+      "log.progress", "live progress line when stdout is a terminal",
+      [](auto& c) -> auto& { return c.log.progress; });
   add_number(
       "log.interval_s", "seconds between plain progress lines (not a terminal), {range}", 0, 86400,
       true, [](auto& c) -> auto& { return c.log.interval_s; });

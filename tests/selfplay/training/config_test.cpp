@@ -311,38 +311,31 @@ TEST(ConfigSchedule, EachGenerationGetsItsEntryOverTheConfig) {
 }
 
 TEST(ConfigSchedule, BadEntriesAreNamed) {
-  auto error = [](const std::string& schedule, const std::string& more = "") {
-    return error_of([&] {
-      parse_config("generations: {count: 2, schedule: " + schedule + "}\n" + more, "s.yaml");
-    });
+  const std::pair<std::string, std::string> cases[] = {
+      {"[{run.threads: 4}]",
+       "generations.schedule: entry 0: 'run.threads' is not a per-generation key"},
+      {"[{}, {fit.lr: -1}]",
+       "generations.schedule[1] (generation 2): fit.lr: expected a number in (0"},
+      {"[{fit.nosuch: 1}]", "'fit.nosuch' is not a per-generation key"},
+      {"[{label.sets: [\"games=4 colour=red\"]}]",
+       "generations.schedule[0] (generation 1): label.sets[0]: unknown key 'colour'"},
+      {"{fit.lr: 0.1}", "generations.schedule: expected a list of maps"},
+      {"[{fit.from: later}]", "fit.from: expected one of current, start"},
+      // A generation with no label files and nothing earlier to fit.
+      {"[{label.games: 0}]",
+       "generations.schedule[0] (generation 1): label.games: 0 with label.sets [] leaves the fit "
+       "no label files"},
   };
-  std::string e = error("[{run.threads: 4}]");
-  EXPECT_NE(e.find("generations.schedule: entry 0: 'run.threads' is not a per-generation key"),
-            std::string::npos)
-      << e;
-  e = error("[{}, {fit.lr: -1}]");
-  EXPECT_NE(e.find("generations.schedule[1] (generation 2): fit.lr: expected a number in (0"),
-            std::string::npos)
-      << e;
-  e = error("[{fit.nosuch: 1}]");
-  EXPECT_NE(e.find("'fit.nosuch' is not a per-generation key"), std::string::npos) << e;
-  e = error("[{label.sets: [\"games=4 colour=red\"]}]");
-  EXPECT_NE(e.find("generations.schedule[0] (generation 1): label.sets[0]: unknown key 'colour'"),
-            std::string::npos)
-      << e;
-  e = error("{fit.lr: 0.1}");
-  EXPECT_NE(e.find("generations.schedule: expected a list of maps"), std::string::npos) << e;
-  e = error("[{fit.from: later}]");
-  EXPECT_NE(e.find("fit.from: expected one of current, start"), std::string::npos) << e;
-  // A generation with no label files and nothing earlier to fit.
-  e = error("[{label.games: 0}]");
-  EXPECT_NE(e.find("generations.schedule[0] (generation 1): label.games: 0 with label.sets [] "
-                   "leaves the fit no label files"),
-            std::string::npos)
-      << e;
+  for (const auto& [schedule, expected] : cases) {
+    const std::string e = error_of(
+        [&] { parse_config("generations: {count: 2, schedule: " + schedule + "}\n", "s.yaml"); });
+    EXPECT_EQ(e.find("config 's.yaml': "), 0u) << e;  // the file is named first
+    EXPECT_NE(e.find(expected), std::string::npos) << schedule << ": " << e;
+  }
   EXPECT_NO_THROW(parse_config(
       "generations: {count: 2, schedule: [{label.games: 0, generations.data_window: 2}]}\n"));
-  e = error_of([] { parse_config("generations: {count: 1}\nlabel: {games: 0}\n", "z.yaml"); });
+  const std::string e =
+      error_of([] { parse_config("generations: {count: 1}\nlabel: {games: 0}\n", "z.yaml"); });
   EXPECT_NE(e.find("config 'z.yaml': label.games: 0 with label.sets []"), std::string::npos) << e;
 }
 

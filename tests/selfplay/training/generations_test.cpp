@@ -111,6 +111,25 @@ void expect_same_run(const std::string& a, const std::string& b) {
   }
 }
 
+// The fit a generation of `c` runs (fit seed 1, lr `lr`), by hand: `data` from `init` to `out`.
+ValueNet fit_by_hand(const TrainConfig& c, const std::vector<std::string>& data,
+                     const std::string& init, const std::string& out, double lr) {
+  FitRunOptions f;
+  f.data = data;
+  f.init = init;
+  f.out = out;
+  f.fit.lr = lr;
+  f.fit.batch = c.fit.batch;
+  f.fit.max_epochs = c.fit.epochs;
+  f.fit.patience = c.fit.patience;
+  f.fit.lr_drops = c.fit.lr_drops;
+  f.fit.lr_drop = c.fit.lr_drop;
+  f.fit.sibling_weight = c.fit.sibling_weight;
+  f.fit.seed = 1;
+  run_fit(f);
+  return ValueNet::load(out);
+}
+
 class GenerationsTest : public ::testing::Test {
  protected:
   testing::TempDir tmp_;
@@ -586,20 +605,7 @@ TEST_F(GenerationsTest, ExplicitSeedsGiveTheHandRunLabelAndFitCommands) {
       ASSERT_EQ(a, b) << "set " << s << " record " << i;
     }
   }
-  FitRunOptions f;
-  f.data = files;
-  f.init = search_net();
-  f.out = by_hand + "/fit.pt";
-  f.fit.lr = c.fit.lr;
-  f.fit.batch = c.fit.batch;
-  f.fit.max_epochs = c.fit.epochs;
-  f.fit.patience = c.fit.patience;
-  f.fit.lr_drops = c.fit.lr_drops;
-  f.fit.lr_drop = c.fit.lr_drop;
-  f.fit.sibling_weight = c.fit.sibling_weight;
-  f.fit.seed = 1;
-  run_fit(f);
-  EXPECT_TRUE(same_parameters(ValueNet::load(f.out),
+  EXPECT_TRUE(same_parameters(fit_by_hand(c, files, search_net(), by_hand + "/fit.pt", c.fit.lr),
                               ValueNet::load(run("seeded") + "/gen-001/candidate.pt")));
 }
 
@@ -685,21 +691,8 @@ TEST_F(GenerationsTest, ScheduleRunsEachGenerationWithItsOwnSettings) {
 
   auto refit = [&](const std::string& init, std::vector<std::string> data, double lr,
                    const std::string& out) {
-    FitRunOptions f;
     for (std::string& d : data) d = r + "/" + d;
-    f.data = data;
-    f.init = init;
-    f.out = tmp_.file(out);
-    f.fit.lr = lr;
-    f.fit.batch = c.fit.batch;
-    f.fit.max_epochs = c.fit.epochs;
-    f.fit.patience = c.fit.patience;
-    f.fit.lr_drops = c.fit.lr_drops;
-    f.fit.lr_drop = c.fit.lr_drop;
-    f.fit.sibling_weight = c.fit.sibling_weight;
-    f.fit.seed = 1;
-    run_fit(f);
-    return ValueNet::load(f.out);
+    return fit_by_hand(c, data, init, tmp_.file(out), lr);
   };
   EXPECT_TRUE(same_parameters(
       refit(r + "/gen-001/candidate.pt", {"gen-001/labels-0.lbl"}, 3e-4, "second.pt"),
