@@ -27,8 +27,9 @@ uint32_t u32_at(const std::vector<char>& b, size_t at) {
 }
 
 // out = b + W x, then max(0, .) when `relu`; `wt` is W transposed (in x out), so each input adds
-// a scaled row to the outputs (vectorised without reordering any sum) and zero inputs, most of
-// the first layer's, cost nothing. Compiled for AVX2 too, picked at run time.
+// a scaled row to the outputs (vectorised, at -O3: selfplay/tables/CMakeLists.txt, without
+// reordering any sum) and zero inputs, most of the first layer's, cost nothing. Compiled for
+// AVX2 too (without FMA, so both give the same bits), picked at run time.
 __attribute__((target_clones("avx2", "default"))) void dense(const float* __restrict wt,
                                                              const float* __restrict b,
                                                              const float* __restrict x, int in,
