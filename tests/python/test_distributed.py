@@ -460,6 +460,32 @@ def test_generations_on_ranks_give_the_run_of_one_process(exe, tmp_path, ranks, 
     assert row["world_size"] == ranks
 
 
+def test_a_schedule_on_ranks_gives_the_run_of_one_process(exe, tmp_path):
+    # generations.schedule on 2 ranks with the fit split: generation 2 labels nothing and refits
+    # generation 1's labels, generation 3 labels again and refits the start net (sent to every
+    # rank); the runs' files are one process's with fit.shards = 2.
+    schedule = ("generations.schedule=[{}, {label.sets: [], label.games: 0, generations.data_window: 2,"
+                " fit.lr: 0.0003}, {generations.data_window: 3, fit.from: start}]")
+    common = ["--set", "generations.count=3", "--set", schedule, "--set", "run.race_net=false"]
+    one = write_generations_config(tmp_path, "one")
+    run_single(exe, ["train", "--config", one, "--set", "run.threads=2", "--set", "fit.shards=2"] + common,
+               tmp_path)
+    many = write_generations_config(tmp_path, "many")
+    run_ranks(exe, 2, ["train", "--config", many, "--set", "fit.split=true"] + common, tmp_path)
+    import nardy
+    for g in (1, 2, 3):
+        a, b = tmp_path / "runs" / "one" / f"gen-00{g}", tmp_path / "runs" / "many" / f"gen-00{g}"
+        assert same_net(a / "candidate.pt", b / "candidate.pt"), g
+        assert json.loads((a / "fit.json").read_text())["data"] == json.loads((b / "fit.json").read_text())["data"]
+        assert json.loads((a / "gate.json").read_text())["game_points"] == \
+            json.loads((b / "gate.json").read_text())["game_points"]
+    assert not (tmp_path / "runs" / "many" / "gen-002" / "labels-0.lbl").exists()
+    assert json.loads((tmp_path / "runs" / "many" / "gen-003" / "fit.json").read_text())["data"] == [
+        "gen-001/labels-0.lbl", "gen-001/labels-1.lbl", "gen-003/labels-0.lbl", "gen-003/labels-1.lbl"]
+    labeler = nardy.read_labels(str(tmp_path / "runs" / "many" / "gen-003" / "labels-0.lbl"))["header"]["labeler"]
+    assert labeler.endswith(":ply=1:race_net=0"), labeler
+
+
 def test_a_rank_killed_in_the_generations_stops_the_other_and_auto_resume_finishes(exe, tmp_path):
     whole = write_generations_config(tmp_path, "whole", games=400)
     run_single(exe, ["train", "--config", whole], tmp_path)
