@@ -61,6 +61,7 @@ struct TrainArgs {
   std::string resume;
   bool auto_resume = false;
   bool keys = false;
+  bool plan = false;
 };
 
 // The TD(lambda) stage: a new run of `config` in run_dir, or the continuation of resume_dir.
@@ -200,6 +201,16 @@ void run_train(const TrainArgs& a) {
   }
   if (a.config.empty() == a.resume.empty())
     throw Error("train: give exactly one of --config FILE (a new run) or --resume RUN_DIR");
+  if (a.plan) {  // what the generations would do; nothing runs, nothing is written
+    const TrainConfig c = a.config.empty() ? load_config(a.resume + "/config.yaml", a.overrides)
+                                           : load_config(a.config, a.overrides);
+    if (c.generations.count == 0)
+      std::printf("no generations (generations.count 0): the TD stage alone, %lld games\n",
+                  static_cast<long long>(c.train.games));
+    else
+      std::fputs(describe_generations(c).c_str(), stdout);
+    return;
+  }
   if (a.auto_resume && a.config.empty())
     throw Error("train: --auto-resume goes with --config (it resumes that config's run)");
   World& world = process_world();
@@ -292,6 +303,9 @@ void add_train_command(CLI::App& app) {
   cmd->add_flag("--auto-resume", a->auto_resume,
                 "With --config: if the config's run directory already holds a run, resume it "
                 "instead (restarts under torchrun --max_restarts)");
+  cmd->add_flag("--plan", a->plan,
+                "Print what each generation of the config (with --set) would do — label files, "
+                "labeller, fit and its data, gate — and stop: a recipe checked before it runs");
   cmd->add_flag("--keys", a->keys,
                 "Print every config key with its type, default and range (a Markdown table)");
   cmd->callback([a] { run_train(*a); });

@@ -779,6 +779,66 @@ std::string generations_start_net(const TrainConfig& config, const std::string& 
   return init;
 }
 
+std::string describe_generations(const TrainConfig& config) {
+  auto num = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return std::string(buf);
+  };
+  auto count = [](int64_t n, const std::string& what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+  };
+  const TrainConfig::Generations& gens = config.generations;
+  std::string out = count(gens.count, "generation") + " in " + config.run_path() + " from " +
+                    (gens.init.empty() ? "the TD stage's net" : gens.init) + "; race net " +
+                    (config.run.race_net ? "where found" : "off");
+  if (!gens.benchmark.empty()) out += "; benchmark " + gens.benchmark;
+  out += "\n";
+  for (int g = 1; g <= gens.count; ++g) {
+    const TrainConfig c = config.for_generation(g);
+    const std::string head = "gen " + std::to_string(g) + ": ";
+    const std::string pad(head.size(), ' ');
+    const std::vector<LabelSet> sets = c.label_sets();
+    out += head + "label " + (sets.empty() ? "nothing\n" : "");
+    for (size_t s = 0; s < sets.size(); ++s) {
+      const LabelSet& l = sets[s];
+      out += (s ? pad + "      " : std::string()) + count(l.games, "game") + " of " + l.players +
+             " (seed " + (l.seed > 0 ? std::to_string(l.seed) : "derived") + "), sample " +
+             num(l.sample) + ", explore " + num(l.explore) + ", candidates " + num(l.candidates) +
+             (l.top > 0 ? ", top " + std::to_string(l.top) : "") + "\n";
+    }
+    if (!sets.empty())
+      out += pad + "      targets: " +
+             (c.label.rollouts > 0
+                  ? count(c.label.rollouts, "rollout") + " of the current net"
+                  : "the current net's " + std::to_string(c.label.ply) + "-ply values") +
+             "\n";
+    const int first = std::max(1, g - c.generations.data_window + 1);
+    std::string data =
+        first == g ? "generation " + std::to_string(g) + "'s labels"
+                   : "the labels of generations " + std::to_string(first) + "-" + std::to_string(g);
+    if (!gens.prior_data.empty())
+      data = count(static_cast<int64_t>(gens.prior_data.size()), "prior file") + ", then " + data;
+    if (c.generations.pool_same_labeller) data += " and those since the current net's promotion";
+    const TrainConfig::Fit& f = c.fit;
+    out += pad + "fit:  the " + (f.from == "start" ? "start" : "current") + " net on " + data +
+           (f.encoder.empty() ? "" : ", given the " + f.encoder + " inputs") +
+           (f.widen.empty() ? "" : ", widened to " + hidden_name(f.widen)) + "\n";
+    out += pad + "      lr " + num(f.lr) + ", batch " + std::to_string(f.batch) + ", " +
+           count(f.epochs, "epoch") + " at most, patience " + std::to_string(f.patience) + ", " +
+           (f.lr_drops > 0 ? count(f.lr_drops, "lr drop") + " x " + num(f.lr_drop)
+                           : std::string("no lr drops")) +
+           ", sibling weight " + num(f.sibling_weight) + "\n";
+    out += pad + "      seed " + (f.seed > 0 ? std::to_string(f.seed) : "derived") + ", " +
+           count(c.fit_threads(), "LibTorch thread") +
+           (f.blas_threads > 0 ? ", " + count(f.blas_threads, "OpenBLAS thread") : "") + "\n";
+    out += pad + "gate: at most " + count(c.gate.games, "game") + " at " +
+           std::to_string(c.gate.ply) + "-ply, SPRT Elo " + num(c.gate.elo0) + " vs " +
+           num(c.gate.elo1) + ", promote " + c.gate.promote + "\n";
+  }
+  return out;
+}
+
 bool holds_generations(const std::string& run_dir) {
   return fs::exists(run_dir + "/" + kGenerationsStateFile);
 }

@@ -73,6 +73,12 @@ struct GenerationsResult {
   bool stopped = false;  // the stop flag ended the run early; resuming continues it
 };
 
+// What each generation of `config` will do, one block per generation (its label files, the
+// labeller, the fit and its data, the gate), from the config alone: `nardy train --plan`, to
+// check a recipe (generations.schedule above all) before a run of hours. Throws Error for a
+// schedule entry that does not apply.
+std::string describe_generations(const TrainConfig& config);
+
 // The state file's name in a run directory.
 inline constexpr const char* kGenerationsStateFile = "generations.json";
 

@@ -465,6 +465,34 @@ TEST_F(GenerationsTest, KilledInEveryStageTheResumedRunMatchesTheUninterruptedOn
                               ValueNet::load(run("reference") + "/current.pt")));
   unsetenv("NARDY_RACE_NET");
 }
+// `nardy train --plan` says what each generation of a config would do, schedule applied, and
+// runs nothing; a schedule entry that does not apply is the same error as for a run.
+TEST_F(GenerationsTest, PlanShowsEachGenerationsSettingsAndRunsNothing) {
+  const std::string cli = NARDY_CLI, dir = tmp_.file("plan");
+  const std::string config = std::string(NARDY_SOURCE_DIR) + "/configs/nardy-fit-2.yaml";
+  const auto r =
+      testing::run_program(cli, {"train", "--config", config, "--plan", "--set", "run.dir=" + dir});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* expected :
+       {"4 generations in ", "from model:nardy-fit-1; race net off",
+        "gen 1: label 40000 games of current (seed 3), sample 0.1, explore 0.05, candidates 0.2\n"
+        "             targets: the current net's 1-ply values\n",
+        "lr 0.001, batch 512, 30 epochs at most, patience 3, no lr drops, sibling weight 0\n"
+        "             seed 1, 1 LibTorch thread, 2 OpenBLAS threads\n",
+        "gen 3: label nothing\n       fit:  the current net on the labels of generations 2-3\n"
+        "             lr 0.0003,",
+        "gen 4: label 20000 games of current (seed 5)", "the current net's 2-ply values",
+        "gate: at most 20000 games at 0-ply, SPRT Elo 0 vs 5, promote always"})
+    EXPECT_NE(r.out.find(expected), std::string::npos) << expected << "\n" << r.out;
+  EXPECT_FALSE(fs::exists(dir));
+  const auto bad = testing::run_program(
+      cli, {"train", "--config", config, "--plan", "--set", "generations.schedule=[{fit.lr: 0}]"});
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("generations.schedule[0] (generation 1): fit.lr: expected a number"),
+            std::string::npos)
+      << bad.err;
+}
+
 // configs/nardy-fit-3.yaml, shortened by label.games_scale, is the recipe its model card gives
 // as commands (the hand-run script it replaced, run as before the race net): the same label
 // records and the same weights in both rounds, including generation 2's refit of the start net
