@@ -283,6 +283,15 @@ void bind_train(py::module_& m) {
       "The full config nardy.train() would use, as YAML (every key resolved). Raises NardyError\n"
       "naming the key and the expectation for a bad config.");
   m.def(
+      "generations_plan",
+      [](const py::object& config, const py::object& overrides) {
+        return describe_generations(config_arg(config, overrides));
+      },
+      py::arg("config"), py::arg("overrides") = py::none(),
+      "What each generation of a config would do (its label files, the labeller, the fit and its\n"
+      "data, the gate), generations.schedule applied, as `nardy train --plan` prints it; runs\n"
+      "nothing. Raises NardyError for a bad config or schedule entry.");
+  m.def(
       "config_keys",
       [] {
         py::list out;
