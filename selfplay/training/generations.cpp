@@ -794,6 +794,10 @@ std::string describe_generations(const TrainConfig& config) {
                     (config.run.race_net ? "where found" : "off");
   if (!gens.benchmark.empty()) out += "; benchmark " + gens.benchmark;
   out += "\n";
+  if (gens.init.empty())  // the TD stage first (selfplay/training/td_trainer.h)
+    out += "TD stage: " + count(config.train.games, "game") + " of TD(lambda) self-play, net " +
+           config.net.encoder + " " + hidden_name(config.net.hidden) + " " + config.net.activation +
+           ", " + count(config.run.threads, "thread") + "\n";
   for (int g = 1; g <= gens.count; ++g) {
     const TrainConfig c = config.for_generation(g);
     const std::string head = "gen " + std::to_string(g) + ": ";

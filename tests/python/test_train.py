@@ -95,6 +95,7 @@ def test_generation_schedule_from_python():
     with pytest.raises(NardyError, match=r"'run.seed' is not a per-generation key"):
         nardy.resolve_config({"generations.schedule": [{"run.seed": 2}]})
     plan = nardy.generations_plan(y)
+    assert "TD stage: 10000 games of TD(lambda) self-play, net raw 128 sigmoid, 1 thread" in plan
     assert "gen 1: label 400 games of current (seed 3)" in plan and "1-ply values" in plan
     assert "gen 2: label nothing\n       fit:  the start net on the labels of generations 1-2" in plan
 
