@@ -527,7 +527,8 @@ std::vector<Field> make_fields() {
   add_number(
       "label.games_scale",
       "every label file's games (label.games and those of label.sets and of the schedule) "
-      "times this, at least 1, {range}: a recipe shortened for a trial (0.01: a hundredth)",
+      "times this, at least one game each, {range}: a recipe shortened for a trial (0.01: a "
+      "hundredth)",
       0, 1, true, [](auto& c) -> auto& { return c.label.games_scale; });
   add(
       "label.players", "string",
