@@ -84,13 +84,19 @@ std::optional<Evaluation> exact_evaluation(const Position& pos, const Rules& rul
   return acc;
 }
 
-std::optional<Evaluation> table_evaluation(const BearoffTable* table, const Position& pos,
-                                           const Rules& rules) {
-  if (!table) return std::nullopt;
-  const auto odds = race_odds(*table, pos, rules);
+namespace {
+// A race's odds as an evaluation, or nothing.
+std::optional<Evaluation> race_evaluation(const std::optional<RaceOdds>& odds) {
   if (!odds) return std::nullopt;
   return Evaluation{static_cast<float>(odds->win), static_cast<float>(odds->win_mars),
                     static_cast<float>(odds->lose_mars), static_cast<float>(odds->draw)};
+}
+}  // namespace
+
+std::optional<Evaluation> table_evaluation(const BearoffTable* table, const Position& pos,
+                                           const Rules& rules) {
+  if (!table) return std::nullopt;
+  return race_evaluation(race_odds(*table, pos, rules));
 }
 
 namespace {
@@ -132,10 +138,7 @@ std::optional<Evaluation> Search::settled_value(const Position& child) const {
 
 std::optional<Evaluation> Search::race_net_value(const Position& pos) {
   if (!race_) return std::nullopt;
-  const auto odds = race_->odds(pos, rules_);
-  if (!odds) return std::nullopt;
-  return Evaluation{static_cast<float>(odds->win), static_cast<float>(odds->win_mars),
-                    static_cast<float>(odds->lose_mars), static_cast<float>(odds->draw)};
+  return race_evaluation(race_->odds(pos, rules_));
 }
 
 void Search::evaluate_batch(const Position& pos, Level& lv) {
