@@ -423,8 +423,7 @@ const MoveResult& benchmark_choice(Agent& agent, const BenchmarkDecision& d, siz
 AgentBySpec build_agents(const AgentBySpec& make_agent, bool race_net) {
   if (race_net) return make_agent;
   return [make_agent](std::string_view spec, const Rules& rules) {
-    const std::string s(spec);
-    return make_agent(net_agent_spec(s) ? s + ":race_net=0" : s, rules);
+    return make_agent(without_race_net(spec), rules);
   };
 }
 

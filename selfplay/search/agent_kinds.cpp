@@ -111,4 +111,9 @@ std::unique_ptr<Agent> make_agent(std::string_view spec, const Rules& rules) {
   throw unknown_agent_kind(spec);
 }
 
+std::string without_race_net(std::string_view spec) {
+  const std::string s(spec);
+  return net_agent_spec(s) ? s + ":race_net=0" : s;
+}
+
 }  // namespace nardy

@@ -47,4 +47,8 @@ std::string rules_difference(const std::string& trained, const Rules& played);
 // for every other kind. Throws Error naming the spec on bad options or a model not found.
 std::optional<NetAgentSpec> net_agent_spec(std::string_view spec);
 
+// `spec` told not to use the race net (net agents: `:race_net=0` appended, net_agent.h); any
+// other kind as it is. What a run or a build that does without the race net plays with.
+std::string without_race_net(std::string_view spec);
+
 }  // namespace nardy

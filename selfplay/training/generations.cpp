@@ -149,12 +149,12 @@ class Generations {
   }
 
   // `specs` (comma-separated) as the run's agents: with run.race_net false every net among them
-  // gets race_net=0 (selfplay/search/net_agent.h), so it plays and labels as before the race net.
+  // does without the race net (without_race_net), so it plays and labels as before it.
   std::string run_agents(const std::string& specs) const {
     if (c_.run.race_net) return specs;
     std::string out;
     for (const std::string& spec : split_agent_specs(specs, "agents"))
-      out += (out.empty() ? "" : ",") + spec + (net_agent_spec(spec) ? ":race_net=0" : "");
+      out += (out.empty() ? "" : ",") + without_race_net(spec);
     return out;
   }
 
