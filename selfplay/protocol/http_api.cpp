@@ -112,6 +112,18 @@ Json position_json(const Position& pos, const Rules& rules) {
   return j;
 }
 
+// The rules as an object of their keys: a key whose values are false and true (last_roll_draw)
+// is a JSON boolean, the others their value's name.
+Json rules_json(const Rules& rules) {
+  Json r = Json::object();
+  for (const std::string& k : Rules::keys()) {
+    const std::string value = rules.get(k);
+    const bool is_bool = Rules::values_of(k) == std::vector<std::string>{"false", "true"};
+    r[k] = is_bool ? Json(value == "true") : Json(value);
+  }
+  return r;
+}
+
 Json dice_json(Dice d) {
   return Json::array({d.d1, d.d2});
 }
@@ -351,9 +363,7 @@ HttpReply HttpApi::dispatch(const std::string& path, const Params& q) {
     Json j;
     j["agent"] = agent_->spec();
     j["evaluator"] = dynamic_cast<NetAgent*>(agent_.get()) != nullptr;
-    Json r;
-    for (const std::string& k : Rules::keys()) r[k] = rules.get(k);
-    j["rules"] = r;
+    j["rules"] = rules_json(rules);
     j["start"] = position_json(Position::start(), rules);
     j["endpoints"] = {"info",    "position",   "legal",       "move",       "eval",
                       "analyze", "show",       "roll",        "steps",      "next_game",

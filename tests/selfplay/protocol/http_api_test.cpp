@@ -165,6 +165,36 @@ TEST_F(HttpApiTest, MatchStateOfARecordAndItsErrors) {
             "unknown endpoint '/api/match/nothing'");
 }
 
+TEST_F(HttpApiTest, InfoGivesTypedRulesAndEveryEndpoint) {
+  const Json j = get("/api/info");
+  EXPECT_EQ(j["agent"], "heuristic");
+  EXPECT_EQ(j["evaluator"], false);
+  EXPECT_EQ(j["start"]["pos"], kStart);
+  // last_roll_draw (values false, true) is a JSON boolean; the other keys their value's name.
+  EXPECT_EQ(j["rules"], Json::parse(R"({"opening": "no_doubles", "head_exception": "standard",
+      "last_roll_draw": false, "next_game_starter": "previous_black"})"));
+  HttpApiOptions draw;
+  draw.rules.last_roll_draw = true;
+  HttpApi with_draws(draw);
+  const Json d = Json::parse(with_draws.handle("/api/info", {}).body);
+  EXPECT_EQ(d["rules"]["last_roll_draw"], true);
+  // Every endpoint listed exists (POST for matches and reviews, GET for the rest): a request
+  // without its parameters is a 400 naming them, never a 404; and none is left out.
+  std::vector<std::string> listed;
+  for (const Json& e : j["endpoints"]) {
+    const std::string name = e.get<std::string>();
+    listed.push_back(name);
+    const bool post_only = name.rfind("match", 0) == 0 || name == "review";
+    const HttpReply r = api.handle(post_only ? "POST" : "GET", "/api/" + name, {}, "");
+    EXPECT_NE(r.status, 404) << name << " " << r.body;
+    EXPECT_NE(r.status, 405) << name << " " << r.body;
+  }
+  EXPECT_EQ(listed,
+            (std::vector<std::string>{"info", "position", "legal", "move", "eval", "analyze",
+                                      "show", "roll", "steps", "next_game", "match", "match/play",
+                                      "match/agent", "match/next", "review"}));
+}
+
 TEST_F(HttpApiTest, LegalListsEveryResultLikeTheEngine) {
   for (const std::string& pos : {kStart, kMid, kBearOff}) {
     const Json j = get("/api/legal", {{"pos", pos}, {"dice", "6,5"}});
