@@ -19,6 +19,7 @@
 #include "core/error.h"
 #include "core/file_error.h"
 #include "core/warning.h"
+#include "core/write_fault.h"
 
 namespace nardy::py_bind {
 
@@ -80,6 +81,16 @@ PYBIND11_MODULE(_nardy, m) {
     if (PyErr_WarnEx(checkpoint_warning, message.c_str(), 1) < 0)
       throw pybind11::error_already_set();  // a warnings filter turned it into an error
   });
+
+  m.def(
+      "_set_write_fault",
+      [](const std::string& spec) {
+        nardy::set_write_fault(spec.empty() ? std::nullopt
+                                            : std::optional(nardy::parse_write_fault(spec)));
+      },
+      pybind11::arg("spec"),
+      "Test seam: make a later file write fail, as NARDY_WRITE_FAULT does ('write:1:ENOSPC'; "
+      "'' clears it). See core/write_fault.h.");
 
   nardy::py_bind::bind_core(m);
   nardy::py_bind::bind_game(m);

@@ -1,11 +1,13 @@
 // `nardy bench search --agent SPEC`: seconds per move of an agent on fixed positions.
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 
 #include "cli/command.h"
 #include "bench/search_bench.h"
 #include "bench/search_reference.h"
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/file_error.h"
 
 namespace nardy::cli {
@@ -37,13 +39,12 @@ void add_bench_search_command(CLI::App& bench) {
     if (!a->record.empty()) {
       const SearchReference ref =
           record_search_reference(a->agent, a->positions, a->seed, rules_from(a->rules));
-      std::ofstream out(a->record);
-      if (!out) throw file_error("cannot write search reference", a->record, open_failure_reason());
+      std::ostringstream out;
       std::string command = "nardy bench search --agent " + a->agent + " --positions " +
                             std::to_string(a->positions) + " --seed " + std::to_string(a->seed);
       for (const auto& r : a->rules) command += " --rule " + r;
       write_search_reference(ref, command + " --record FILE", out);
-      if (!out.flush()) throw Error("cannot write search reference " + quote_path(a->record));
+      write_file_atomic(a->record, out.str(), "search reference");
       std::printf("recorded %zu decisions of %s to %s\n", ref.decisions.size(), a->agent.c_str(),
                   a->record.c_str());
       return;

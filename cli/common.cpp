@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/file_error.h"
 #include "core/printable.h"
 #include "core/notation.h"
@@ -112,9 +113,11 @@ PosDiceArgs parse_pos_dice_args(const std::string& cmd, const std::vector<std::s
 
 void write_output_file(const std::string& cmd, const std::string& kind, const std::string& path,
                        const std::string& text) {
-  std::ofstream f(path);
-  if (!f) throw file_error(cmd + ": cannot write " + kind + " file", path, open_failure_reason());
-  if (!(f << text)) throw Error(cmd + ": cannot write " + kind + " file " + quote_path(path));
+  try {
+    write_file_atomic(path, text, kind + " file");
+  } catch (const Error& e) {
+    throw Error(cmd + ": " + e.what());
+  }
 }
 
 const char* kAppDescription =

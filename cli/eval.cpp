@@ -3,8 +3,10 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/file_error.h"
 #include "selfplay/evaluation/arena.h"
 #include "cli/command.h"
@@ -82,12 +84,9 @@ void add_eval_command(CLI::App& app) {
       o.sprt = s;
     }
     const bool root = o.world->is_root();  // prints and writes; every rank plays its share
-    std::ofstream json;
-    if (root && !args->json.empty()) {
-      json.open(args->json);
-      if (!json)
-        throw file_error("eval: cannot write JSON file", args->json, open_failure_reason());
-    }
+    // Opened now, so that a path that cannot be written stops the run before the games.
+    std::optional<AtomicFileWriter> json;
+    if (root && !args->json.empty()) json.emplace("JSON file", args->json);
     auto t0 = std::chrono::steady_clock::now();
     ArenaResult r = run_arena(args->a, args->b, o);
     const double secs =
@@ -99,9 +98,9 @@ void add_eval_command(CLI::App& app) {
         args->threads,
         o.world->size() > 1 ? (" x " + std::to_string(o.world->size()) + " ranks").c_str() : "",
         r.games ? static_cast<double>(r.turns) / r.games : 0.0);
-    if (json.is_open()) {
-      json << r.to_json() << "\n";
-      if (!json) throw Error("eval: failed writing JSON file " + quote_path(args->json));
+    if (json) {
+      json->write(r.to_json() + "\n");
+      json->commit();
     }
   });
 }

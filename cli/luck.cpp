@@ -93,11 +93,7 @@ void add_luck_command(CLI::App& app) {
     std::exception_ptr error;
     if (root) {
       try {
-        require_not_directory("luck fit: cannot write the head", out);
-        const std::string probe = out + ".tmp";
-        if (!std::ofstream(probe))
-          throw file_error("luck fit: cannot write the head", probe, open_failure_reason());
-        std::remove(probe.c_str());
+        AtomicFileWriter probe("luck head", out);  // removes its temporary file unused
       } catch (...) {
         error = std::current_exception();
       }

@@ -3,8 +3,10 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/file_error.h"
 #include "core/record.h"
 #include "cli/command.h"
@@ -34,21 +36,18 @@ void add_selfplay_command(CLI::App& app, AgentBySpec make_agent) {
     Rules rules = rules_from(a->rules);
     auto white = make_agent(a->white.empty() ? a->agent : a->white, rules);
     auto black = make_agent(a->black.empty() ? a->agent : a->black, rules);
-    std::ofstream rec;
-    if (!a->record.empty()) {
-      rec.open(a->record);
-      if (!rec)
-        throw file_error("selfplay: cannot write record file", a->record, open_failure_reason());
-    }
+    // Opened before the games (a path that cannot be written stops the run at once), and the
+    // file appears whole once every game is written.
+    std::optional<AtomicFileWriter> rec;
+    if (!a->record.empty()) rec.emplace("record file", a->record);
     Rng dice_rng(a->seed), agent_rng(a->seed ^ 0xA5A5A5A5ull);
     long long wins[2] = {0, 0}, mars[2] = {0, 0}, draws = 0;
     long turns = 0;
     auto t0 = std::chrono::steady_clock::now();
     for (int64_t g = 0; g < a->games; ++g) {
       Game game(rules);
-      GameSummary s =
-          play_game(*white, *black, rules, dice_rng, agent_rng, rec.is_open() ? &game : nullptr);
-      if (rec.is_open()) rec << write_record(game) << "\n";
+      GameSummary s = play_game(*white, *black, rules, dice_rng, agent_rng, rec ? &game : nullptr);
+      if (rec) rec->write(write_record(game) + "\n");
       turns += s.turns;
       if (s.outcome.is_draw())
         ++draws;
@@ -67,7 +66,10 @@ void add_selfplay_command(CLI::App& app, AgentBySpec make_agent) {
     std::printf("mean game length %.2f turns  (%.0f games/s)\n",
                 static_cast<double>(turns) / static_cast<double>(a->games),
                 static_cast<double>(a->games) / secs);
-    if (rec.is_open()) std::printf("records written to %s\n", a->record.c_str());
+    if (rec) {
+      rec->commit();
+      std::printf("records written to %s\n", a->record.c_str());
+    }
   });
 }
 

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/printable.h"
 #include "core/warning.h"
 #include "core/random.h"
@@ -150,7 +151,9 @@ std::string archive_checksum(caffe2::serialize::PyTorchStreamReader& reader) {
 }  // namespace
 
 void ValueNet::save(const std::string& path, const CheckpointInfo& info) const {
-  const std::string tmp = path + ".tmp";
+  // LibTorch writes the archive to memory, and nardy's checked writer puts it on disk: a full
+  // disk is then an Error naming the file, not an exception thrown out of LibTorch's writer.
+  std::ostringstream archive_bytes;
   try {
     // TorchScript writes an archive deterministically: write it once in memory to checksum
     // its members, then for good with the metadata that carries the checksum.
@@ -160,17 +163,12 @@ void ValueNet::save(const std::string& path, const CheckpointInfo& info) const {
     const std::string archive = archive_checksum(reader);
     torch::jit::ExtraFilesMap extra{
         {kCheckpointMetadataFile, checkpoint_json(impl_->shape, info, layers(), archive)}};
-    impl_->module.save(tmp, extra);
+    impl_->module.save(archive_bytes, extra);
   } catch (const c10::Error& e) {
-    std::remove(tmp.c_str());
     throw Error("cannot write checkpoint " + quote_path(path) + ": " +
                 printable(first_line(e.what()), 200));
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw Error("cannot write checkpoint " + quote_path(path) + ": rename from " + quote_path(tmp) +
-                " failed");
-  }
+  write_file_atomic(path, archive_bytes.str(), "checkpoint");
 }
 
 ValueNet ValueNet::load(const std::string& path) {

@@ -21,6 +21,7 @@ torch thread count give the same file.
 import argparse
 import math
 import os
+import pathlib
 import struct
 import sys
 import time
@@ -118,9 +119,21 @@ def save(net, points, path):
     header = MAGIC_NET + struct.pack("<7I", NET_VERSION, points, len(widths), net.finish_bins,
                                      first_off_bins, zlib.crc32(body), 0)
     header += struct.pack(f"<{len(widths)}I", *widths)
-    with open(path + ".tmp", "wb") as f:
-        f.write(header + body)
-    os.replace(path + ".tmp", path)
+    write_atomic(path, lambda tmp: pathlib.Path(tmp).write_bytes(header + body))
+
+
+def write_atomic(path, write):
+    """write(PATH.tmp), then PATH.tmp renamed onto PATH; on any failure (a full disk) the
+    temporary file is removed, PATH keeps what it held, and the error names the file."""
+    tmp = path + ".tmp"
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except (OSError, RuntimeError) as e:  # torch.save raises RuntimeError on a failed write
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e).splitlines()[0]
+        sys.exit(f"train_race_net: cannot write {path!r}: {reason}")
 
 
 def main():
@@ -227,10 +240,10 @@ def main():
         if loss < best:
             best = loss
             save(net, points, args.out)
-        torch.save({"args": vars(args), "net": net.state_dict(), "opt": opt.state_dict(),
-                    "rng": rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
-                    "best": best, "epoch": epoch}, ckpt_path + ".tmp")
-        os.replace(ckpt_path + ".tmp", ckpt_path)
+        state = {"args": vars(args), "net": net.state_dict(), "opt": opt.state_dict(),
+                 "rng": rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
+                 "best": best, "epoch": epoch}
+        write_atomic(ckpt_path, lambda tmp: torch.save(state, tmp))
     os.remove(ckpt_path)
     print(f"wrote {args.out} (held-out loss {best:.6f})", file=sys.stderr)
 

@@ -237,7 +237,7 @@ void LuckHead::save(const std::string& path) const {
                  mlp_.bias[l].size() * sizeof(float));
   }
   bytes += "\nend " + crc_text(crc_of(bytes)) + "\n";
-  write_file_atomic(path, bytes);
+  write_file_atomic(path, bytes, "luck head");
 }
 
 LuckHead LuckHead::load(const std::string& path) {

@@ -4,16 +4,19 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
 #include <unordered_set>
 
 #include "core/error.h"
+#include "core/file_error.h"
 #include "core/file_io.h"
 #include "core/game.h"
 #include "core/movegen.h"
@@ -103,7 +106,11 @@ std::string format_decision(const BenchmarkDecision& d) {
   return s;
 }
 
-BenchmarkSet read_benchmark(const std::string& path, const Rules& rules) {
+namespace {
+
+// read_benchmark(), which refuses a set without decisions unless `allow_empty` (a build resumed
+// after its header was written).
+BenchmarkSet read_benchmark_file(const std::string& path, const Rules& rules, bool allow_empty) {
   // An ifstream opens a directory and reads no line from it ("no decisions").
   require_not_directory("benchmark set: cannot read", path);
   std::ifstream in(path);
@@ -205,8 +212,43 @@ BenchmarkSet read_benchmark(const std::string& path, const Rules& rules) {
     --pending;
   }
   finish();
-  if (set.decisions.empty()) throw Error("benchmark set '" + path + "': no decisions");
+  if (set.decisions.empty() && !allow_empty)
+    throw Error("benchmark set '" + path + "': no decisions");
   return set;
+}
+
+// Cuts a decision that a killed build left half written off the end of the set at `path`: the
+// file then ends after its last whole decision (or its header).
+void cut_partial_decision(const std::string& path) {
+  const std::string text = read_file(path);
+  size_t whole = 0;  // bytes up to the end of the last whole decision (or header line)
+  int pending = 0;   // candidate lines the current decision still expects
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t end = text.find('\n', pos);
+    if (end == std::string::npos) break;  // a line without its newline is not whole
+    const std::string_view line(text.data() + pos, end - pos);
+    pos = end + 1;
+    if (pending > 0) {
+      if (--pending == 0) whole = pos;
+    } else if (line.rfind("decision ", 0) == 0) {
+      const size_t last = line.rfind(' ');
+      pending = std::atoi(std::string(line.substr(last + 1)).c_str());
+      if (pending <= 0) return;  // not a decision line read_benchmark accepts: let it say so
+    } else {
+      whole = pos;  // header, comment and blank lines
+    }
+  }
+  if (whole == text.size()) return;
+  std::error_code ec;
+  std::filesystem::resize_file(path, whole, ec);
+  if (ec) throw file_error("benchmark set: cannot cut a partial decision off", path, ec);
+}
+
+}  // namespace
+
+BenchmarkSet read_benchmark(const std::string& path, const Rules& rules) {
+  return read_benchmark_file(path, rules, false);
 }
 
 // ---- Building ----
@@ -444,7 +486,7 @@ void build_benchmark(const BenchmarkBuildOptions& o, const std::string& path,
   // exchange: a failure on any rank stops every rank, and the others learn how far the file is.
   std::vector<BenchmarkDecision> todo;
   std::unique_ptr<Agent> ranker;
-  std::ofstream out;
+  std::optional<AppendFileWriter> out;
   std::exception_ptr error;  // this rank's failure, sent at the next exchange
   std::string done_text;
   try {
@@ -454,7 +496,8 @@ void build_benchmark(const BenchmarkBuildOptions& o, const std::string& path,
     if (root) {
       size_t done = 0;
       if (std::ifstream(path)) {
-        const BenchmarkSet old = read_benchmark(path, o.rules);
+        cut_partial_decision(path);
+        const BenchmarkSet old = read_benchmark_file(path, o.rules, true);
         if (build_header_of(old) != header) {
           const bool old_race_net = built_with_race_net(old.header);
           const bool new_race_net = built_with_race_net(header);
@@ -470,12 +513,12 @@ void build_benchmark(const BenchmarkBuildOptions& o, const std::string& path,
       }
       if (done > todo.size())
         throw Error("benchmark set '" + path + "' has more decisions than the build makes");
-      out.open(path, std::ios::app);
-      if (!out) throw Error("benchmark: cannot write '" + path + "'");
       if (done == 0) {
-        for (const auto& h : header) out << "#" << h << "\n";
-        if (!out.flush()) throw Error("benchmark: cannot write '" + path + "'");
+        std::string head;
+        for (const auto& h : header) head += "#" + h + "\n";
+        write_file_atomic(path, head, "benchmark set");
       }
+      out.emplace("benchmark set", path);
       done_text = std::to_string(done);
     }
   } catch (...) {
@@ -505,13 +548,24 @@ void build_benchmark(const BenchmarkBuildOptions& o, const std::string& path,
     // Every rank's decisions in rank order: the block's in set order.
     const std::vector<std::string> all = gather_results(world, text, error, "benchmark build");
     if (root) {
-      for (const std::string& t : all) out << t;
-      if (!out.flush())
-        error = std::make_exception_ptr(Error("benchmark: cannot write '" + path + "'"));
+      try {
+        std::string block_text;
+        for (const std::string& t : all) block_text += t;
+        out->write(block_text);
+      } catch (...) {
+        error = std::current_exception();
+      }
     }
     if (error && world.size() == 1) std::rethrow_exception(error);
     done += n;
     if (progress && !error) progress(static_cast<int>(done), static_cast<int>(todo.size()));
+  }
+  if (root && !error) {
+    try {
+      out->close();
+    } catch (...) {
+      error = std::current_exception();
+    }
   }
   // Rank 0's last write reaches the others.
   gather_results(world, "", error, "benchmark build");
@@ -635,7 +689,7 @@ void add_choices_to_benchmark(const BenchmarkBuildOptions& o, const std::string&
         std::string out;
         for (const std::string& h : set.header) out += "#" + h + "\n";
         for (const BenchmarkDecision& d : set.decisions) out += format_decision(d);
-        write_file_atomic(path, out);
+        write_file_atomic(path, out, "benchmark set");
       } catch (...) {
         error = std::current_exception();
       }

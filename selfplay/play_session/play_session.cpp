@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/notation.h"
 #include "core/pos_text.h"
 #include "core/mat_format.h"
@@ -328,9 +329,11 @@ std::string PlaySession::command(std::string_view cmd, std::string_view arg) {
   }
   if (cmd == "save") {
     if (arg.empty()) return "error: save needs a file name (save FILE)\n";
-    std::ofstream f{std::string(arg)};
-    f << record();
-    if (!f) return "error: cannot write the record to " + quote_path(arg) + "\n";
+    try {
+      write_file_atomic(std::string(arg), record(), "match record");
+    } catch (const Error& e) {
+      return std::string("error: ") + e.what() + "\n";
+    }
     return "saved the match record to " + quote_path(arg) + "\n";
   }
   if (cmd == "undo") {

@@ -235,14 +235,10 @@ void BearoffTable::save(const std::string& path) const {
   put<uint32_t>(head, static_cast<uint32_t>(data_.size()));
   put<uint32_t>(head, crc_of(body));
   put<uint32_t>(head, 0);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (out) {
-    out.write(reinterpret_cast<const char*>(head.data()),
-              static_cast<std::streamsize>(head.size()));
-    out.write(reinterpret_cast<const char*>(body.data()),
-              static_cast<std::streamsize>(body.size()));
-  }
-  if (!out) throw Error("bear-off table: cannot write '" + path + "'");
+  AtomicFileWriter out("bear-off table", path);
+  out.write({reinterpret_cast<const char*>(head.data()), head.size()});
+  out.write({reinterpret_cast<const char*>(body.data()), body.size()});
+  out.commit();
 }
 
 BearoffTable BearoffTable::load(const std::string& path) {

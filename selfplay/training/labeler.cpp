@@ -9,9 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <optional>
 #include <utility>
 
 #include "core/error.h"
+#include "core/file_io.h"
 #include "core/game.h"
 #include "core/movegen.h"
 #include "core/parallel_for.h"
@@ -217,10 +219,7 @@ namespace {
 std::pair<int64_t, int64_t> open_label_file(const std::string& path, const LabelHeader& header) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw Error("label file '" + path + "': cannot create it");
-    out << header.to_text();
-    if (!out.flush()) throw Error("label file '" + path + "': cannot write it");
+    write_file_atomic(path, header.to_text(), "label file");
     return {0, 0};
   }
   const LabelFile f = read_label_file(path);
@@ -257,7 +256,7 @@ LabelProgress label_positions(const std::string& path, const LabelOptions& o,
   // any rank stops every rank, and the others learn how far the file is.
   std::vector<AgentMaker> make_players;
   AgentMaker make_labeler;
-  std::ofstream out;
+  std::optional<AppendFileWriter> out;
   std::exception_ptr error;  // this rank's failure, sent at the next exchange
   std::string counts;
   try {
@@ -267,8 +266,7 @@ LabelProgress label_positions(const std::string& path, const LabelOptions& o,
     if (root) {
       const auto [games, positions] = open_label_file(path, label_header(o));
       counts = int64_bytes({games, positions});
-      out.open(path, std::ios::binary | std::ios::app);
-      if (!out) throw Error("label file '" + path + "': cannot open it for appending");
+      out.emplace("label file", path);
     }
   } catch (...) {
     error = std::current_exception();
@@ -312,13 +310,16 @@ LabelProgress label_positions(const std::string& path, const LabelOptions& o,
     const std::vector<std::string> all = gather_results(world, bytes, error, "label");
     int64_t positions = 0;
     for (const std::string& rank_bytes : all) {
-      if (root && !out.write(rank_bytes.data(), static_cast<std::streamsize>(rank_bytes.size())))
-        error = std::make_exception_ptr(Error("label file '" + path + "': write failed"));
+      if (root && !error) {
+        try {
+          out->write(rank_bytes);
+        } catch (...) {
+          error = std::current_exception();
+        }
+      }
       positions += static_cast<int64_t>(rank_bytes.size() / kLabelRecordBytes);
     }
     positions -= n;  // each game's end record
-    if (root && !error && !out.flush())
-      error = std::make_exception_ptr(Error("label file '" + path + "': write failed"));
     if (error && world.size() == 1) std::rethrow_exception(error);
     p.positions += positions;
     p.new_positions += positions;
@@ -326,6 +327,13 @@ LabelProgress label_positions(const std::string& path, const LabelOptions& o,
     p.new_games += n;
     p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (progress && !error) progress(p);
+  }
+  if (root && !error) {
+    try {
+      out->close();
+    } catch (...) {
+      error = std::current_exception();
+    }
   }
   // Rank 0's last write reaches the others.
   gather_results(world, "", error, "label");

@@ -11,6 +11,7 @@ clear error.
 
 import json
 import os
+import signal
 import shutil
 import socket
 import subprocess
@@ -399,6 +400,55 @@ def test_a_killed_label_rank_stops_the_other_and_a_rerun_finishes_the_same_file(
         time.sleep(0.02)
     kill_rank_one(procs)
     assert not same_bytes(path, tmp_path / "whole.lbl")  # killed mid-file
+    run_ranks(exe, 2, label_args(path, 150), tmp_path)
+    assert same_bytes(path, tmp_path / "whole.lbl")
+
+
+def test_a_full_disk_on_rank_zero_stops_every_rank_and_a_rerun_finishes_the_same_file(
+        exe, tmp_path):
+    """Rank 0's third write of the label file fails as a full disk (NARDY_WRITE_FAULT): both
+    ranks stop with exit 2, rank 0 naming the file and the reason; the rerun with room ends
+    with the bytes of an uninterrupted run."""
+    run_single(exe, label_args(tmp_path / "whole.lbl", 60) + ["--threads", 2], tmp_path)
+    path = tmp_path / "full.lbl"
+    port = str(free_port())
+    procs = []
+    for rank in range(2):
+        env = dict(os.environ, RANK=str(rank), WORLD_SIZE="2", MASTER_ADDR="127.0.0.1",
+                   MASTER_PORT=port, NARDY_DIST_TIMEOUT=TIMEOUT_S,
+                   NARDY_WRITE_FAULT="write:3:ENOSPC" if rank == 0 else "")
+        procs.append(subprocess.Popen([exe, *map(str, label_args(path, 60))], cwd=tmp_path,
+                                      env=env, text=True, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE))
+    t0 = time.monotonic()
+    results = finish(procs, timeout=60)
+    assert time.monotonic() - t0 < float(TIMEOUT_S)  # an answer, not the timeout
+    for rank, (code, _, stderr) in enumerate(results):
+        assert code == 2, f"rank {rank}: {stderr}"
+        assert f"'{path}': No space left on device" in stderr, stderr
+    assert "label: rank 0 failed: " in results[1][2], results[1][2]
+    run_ranks(exe, 2, label_args(path, 60), tmp_path)
+    assert same_bytes(path, tmp_path / "whole.lbl")
+
+
+def test_a_stopped_rank_stops_the_other_within_the_timeout(exe, tmp_path):
+    """SIGSTOP on rank 1 (a hung machine): rank 0 does not wait forever, it stops with exit 2
+    naming itself once NARDY_DIST_TIMEOUT has passed; a rerun finishes the same file."""
+    run_single(exe, label_args(tmp_path / "whole.lbl", 150) + ["--threads", 2], tmp_path)
+    path = tmp_path / "stopped.lbl"
+    procs = start_ranks(exe, 2, label_args(path, 150), tmp_path)
+    deadline = time.monotonic() + 60
+    while not path.exists():  # the ranks have met and rank 0 has begun the file
+        assert all(p.poll() is None for p in procs) and time.monotonic() < deadline
+        time.sleep(0.02)
+    procs[1].send_signal(signal.SIGSTOP)
+    t0 = time.monotonic()
+    code, _, stderr = finish(procs[:1], timeout=float(TIMEOUT_S) + 60)[0]
+    assert time.monotonic() - t0 < float(TIMEOUT_S) + 10
+    assert code == 2 and "rank 0 of 2" in stderr, stderr
+    procs[1].send_signal(signal.SIGCONT)
+    procs[1].kill()
+    procs[1].wait()
     run_ranks(exe, 2, label_args(path, 150), tmp_path)
     assert same_bytes(path, tmp_path / "whole.lbl")
 
