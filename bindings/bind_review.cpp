@@ -19,6 +19,7 @@
 #include "core/notation.h"
 #include "selfplay/evaluation/review.h"
 #include "selfplay/evaluation/review_html.h"
+#include "selfplay/evaluation/review_strings.h"
 
 namespace nardy::py_bind {
 namespace {
@@ -209,13 +210,22 @@ void bind_review(py::module_& m) {
             return l;
           },
           "Every TurnReview of every game, in order")
-      .def("to_text", &Review::to_text, "The report `nardy review` prints")
+      .def(
+          "to_text",
+          [](const Review& r, const std::string& lang) {
+            return review_text(r, review_strings(lang));
+          },
+          py::arg("lang") = "en",
+          "The report `nardy review --lang LANG` prints; `lang`: en, ru, uk, az or tr")
       .def("to_json", &Review::to_json, "As `nardy review --json` writes")
       .def(
           "to_dict", [](const Review& r) { return json_loads(r.to_json()); },
           "json.loads of to_json()")
-      .def("to_html", &review_html, "As `nardy review --html` writes")
-      .def("_repr_html_", &review_html)
+      .def(
+          "to_html", [](const Review& r, const std::string& lang) { return review_html(r, lang); },
+          py::arg("lang") = "en",
+          "As `nardy review --html FILE --lang LANG` writes; `lang`: en, ru, uk, az or tr")
+      .def("_repr_html_", [](const Review& r) { return review_html(r); })
       .def("__str__", &Review::to_text)
       .def("__repr__", [](const Review& r) {
         return "Review('" + r.agent_spec + "', " + std::to_string(r.games.size()) + " game(s))";

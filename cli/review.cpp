@@ -1,5 +1,5 @@
 // `nardy review RECORD [--agent SPEC] [--ply N | --rollouts N] [--trials N] [--json FILE]
-// [--html FILE]`: every turn of a game or match record scored against the best move
+// [--html FILE] [--lang CODE]`: every turn of a game or match record scored against the best move
 // (selfplay/evaluation/review.h).
 #include <iostream>
 
@@ -8,12 +8,13 @@
 #include "core/file_io.h"
 #include "selfplay/evaluation/review.h"
 #include "selfplay/evaluation/review_html.h"
+#include "selfplay/evaluation/review_strings.h"
 
 namespace nardy::cli {
 
 void add_review_command(CLI::App& app) {
   struct Args {
-    std::string record, agent, json, html;
+    std::string record, agent, json, html, lang = "en";
     int ply = -1;
     int64_t trials = 360;
     int64_t rollouts = 0;
@@ -61,8 +62,21 @@ void add_review_command(CLI::App& app) {
   add_json_option(*cmd, a->json, "Also write the review as JSON to FILE");
   add_rule_option(*cmd, a->rules);
   cmd->add_option("--html", a->html, "Also write the review as a self-contained HTML page to FILE");
+  std::string codes;
+  for (std::string_view code : review_languages())
+    codes += (codes.empty() ? "" : ", ") + std::string(code);
+  cmd->add_option(
+         "--lang", a->lang,
+         "Language of the text report and the HTML page: " + codes + " (the JSON stays in English)")
+      ->capture_default_str();
   cmd->callback([a, cmd] {
     check_agent_available("review", *cmd, a->agent);
+    const ReviewStrings* strings = nullptr;
+    try {
+      strings = &review_strings(a->lang);
+    } catch (const Error& e) {
+      throw Error(std::string("review: --lang: ") + e.what());
+    }
     std::string text;
     try {
       text = read_file(a->record);
@@ -82,17 +96,9 @@ void add_review_command(CLI::App& app) {
     if (!a->thresholds.empty())
       o.thresholds = {a->thresholds[0], a->thresholds[1], a->thresholds[2]};
     const Review r = review_games(input, a->agent, o);
-    const std::string report = r.to_text();
-    if (a->quiet) {
-      const size_t at = report.find("\nSummary");
-      const size_t end = report.find("\nMarked moves");
-      std::cout << report.substr(0, report.find('\n') + 1)
-                << report.substr(at + 1, end == std::string::npos ? end : end - at);
-    } else {
-      std::cout << report;
-    }
+    std::cout << review_text(r, *strings, a->quiet);
     if (!a->json.empty()) write_output_file("review", "JSON", a->json, r.to_json() + "\n");
-    if (!a->html.empty()) write_output_file("review", "HTML", a->html, review_html(r));
+    if (!a->html.empty()) write_output_file("review", "HTML", a->html, review_html(r, a->lang));
   });
 }
 

@@ -6,15 +6,18 @@
 // over the whole record (the played result's value; games separated by vertical lines, marked
 // turns drawn as coloured dots that link to their diagrams), every turn in a table, and for
 // every marked turn two SVG boards of the position before it (core/board_svg.h): the move played
-// and the best move, each drawn as arrows, with the ranked alternatives.
+// and the best move, each drawn as arrows, with the ranked alternatives. `lang`: the page's
+// language (selfplay/evaluation/review_strings.h: "en", "ru", "uk", "az", "tr"; an Error listing
+// them for any other).
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "selfplay/evaluation/review.h"
 
 namespace nardy {
 
-std::string review_html(const Review& review);
+std::string review_html(const Review& review, std::string_view lang = "en");
 
 }  // namespace nardy
