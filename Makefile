@@ -83,6 +83,7 @@ test-notebooks:
 test-browser:
 	node $(BROWSER_TEST)/play_game.mjs $(BUILD) $(BUILD)/test-artifacts
 	node $(BROWSER_TEST)/review_view.mjs $(BUILD) $(BUILD)/test-artifacts
+	node $(BROWSER_TEST)/board_languages.mjs $(BUILD) $(BUILD)/test-artifacts
 
 # ---- Fuzzing and sanitizers (tests/fuzz/README.md) ----
 # build-fuzz: clang, ASan + UBSan + libFuzzer coverage, the fuzz targets only.

@@ -5,7 +5,8 @@
 // record and the match state (score, the position, the end of a game or the match, who is White
 // next). Every other rule question (legal steps, dice) is a GET /api/ call to `nardy serve`
 // (selfplay/protocol/http_api.h). Dice come from /api/roll with the match seed, so a seed
-// replays the same dice.
+// replays the same dice. Every text shown goes through t() (i18n.js): messages are kept as
+// functions of the state (S.statusMsg, S.botMsg, ...), so a change of language re-renders them.
 'use strict';
 
 const DIE_FACES = ['', '\u2680', '\u2681', '\u2682', '\u2683', '\u2684', '\u2685'];
@@ -43,15 +44,30 @@ const S = {
   history: [],
   lastBotPaths: [],    // the bot's last move, drawn as arrows until the human moves
   phase: 'idle',       // your-roll | your-move | bot | game-over | match-over
+  statusMsg: null,     // () => the status text in the current language
+  botMsg: null,        // () => the bot's last reply
+  anEvalMsg: null,     // () => the analysis panel's evaluation
+  anMethodMsg: null,   // () => the analysis panel's method line
 };
 
 function sideOf(player) { return player === S.white ? 'white' : 'black'; }
 function humanToMove() { return S.match && S.match.player_to_move === 0; }
 
-function setStatus(phase, text) {
+// `msg`: a function returning the status text (called again when the language changes).
+function setStatus(phase, msg) {
   S.phase = phase;
+  S.statusMsg = msg;
   $('status').dataset.state = phase;
-  $('status').textContent = text;
+  $('status').textContent = msg();
+}
+
+// The texts made from the state, in the current language.
+function renderTexts() {
+  if (S.statusMsg) $('status').textContent = S.statusMsg();
+  $('bot-reply').textContent = S.botMsg ? S.botMsg() : '';
+  if (S.info) $('agent').textContent = t('playing', { agent: S.info.agent });
+  $('an-eval-out').textContent = S.anEvalMsg ? S.anEvalMsg() : '';
+  $('an-method').textContent = S.anMethodMsg ? S.anMethodMsg() : '';
 }
 
 function showError(e) { $('error').textContent = e ? String(e.message || e) : ''; }
@@ -95,8 +111,8 @@ function drawBoard() {
     el('polygon', { points: `${g.x},${y0} ${g.x + PW},${y0} ${g.cx},${y1}`,
                     class: p % 2 ? 'tri-a' : 'tri-b' }, grp);
     el('rect', { x: g.x, y: g.top ? M : H / 2, width: PW, height: H / 2 - M, class: 'hit' }, grp);
-    const t = el('text', { x: g.cx, y: g.top ? M - 4 : H - 4, class: 'num' }, grp);
-    t.textContent = p;
+    const label = el('text', { x: g.cx, y: g.top ? M - 4 : H - 4, class: 'num' }, grp);
+    label.textContent = p;
     const n = board.points[p - 1];
     const colour = n > 0 ? 'w' : 'b';
     const shown = Math.min(Math.abs(n), 5);
@@ -115,11 +131,11 @@ function drawBoard() {
   el('rect', { x: tx, y: M, width: TRAY - 8, height: H - 2 * M, class: 'tray' }, tray);
   el('rect', { x: tx, y: M, width: TRAY - 8, height: H - 2 * M, class: 'hit' }, tray);
   const bt = el('text', { x: tx + (TRAY - 8) / 2, y: M + 20, class: 'tray-text' }, tray);
-  bt.textContent = 'B ' + board.off.black;
+  bt.textContent = t('letter_black') + ' ' + board.off.black;
   const wt = el('text', { x: tx + (TRAY - 8) / 2, y: H - M - 10, class: 'tray-text' }, tray);
-  wt.textContent = 'W ' + board.off.white;
+  wt.textContent = t('letter_white') + ' ' + board.off.white;
   const off = el('text', { x: tx + (TRAY - 8) / 2, y: H / 2, class: 'tray-text' }, tray);
-  off.textContent = 'off';
+  off.textContent = t('tray_off');
   drawArrows(svg, S.lastBotPaths || [], tx + (TRAY - 8) / 2);
 }
 
@@ -148,13 +164,15 @@ function render() {
   drawBoard();
   const score = S.match ? S.match.score : [0, 0];
   $('score').textContent = `${score[0]} \u2013 ${score[1]}`;
-  $('target-text').textContent = S.target;
+  $('score-note').textContent = t('score_note', { target: S.target });
   $('game-no').textContent = S.match ? S.match.game : 1;
   $('download').disabled = !S.match;
   if (S.position) {
     const you = sideOf(0), bot = sideOf(1);
-    $('pips').textContent = `You (${you}) pips ${S.position.pips[you]}, off ${S.position.off[you]}` +
-        ` \u00b7 Bot (${bot}) pips ${S.position.pips[bot]}, off ${S.position.off[bot]}`;
+    $('pips').textContent =
+        t('pips', { who: t('you'), side: tSide(you), pips: S.position.pips[you], off: S.position.off[you] }) +
+        ' \u00b7 ' +
+        t('pips', { who: t('bot'), side: tSide(bot), pips: S.position.pips[bot], off: S.position.off[bot] });
   }
   const left = S.steps ? S.steps.dice_left.slice() : [];
   $('dice').replaceChildren();
@@ -178,7 +196,7 @@ function render() {
   $('next-game').hidden = S.phase !== 'game-over';
   $('history').replaceChildren(...S.history.map((h) => {
     const li = document.createElement('li');
-    li.textContent = `${h.side === 'white' ? 'W' : 'B'} ${h.dice.join('-')} ${h.notation}`;
+    li.textContent = `${t('letter_' + h.side)} ${h.dice.join('-')} ${tMove(h.notation)}`;
     return li;
   }));
 }
@@ -199,6 +217,7 @@ async function newGame() {
   S.steps = null;
   S.played = [];
   S.selected = null;
+  S.botMsg = null;
   $('bot-reply').textContent = '';
   S.lastBotPaths = [];
   await advance();
@@ -218,25 +237,29 @@ function record(played) {
 // Plays the bot's turns until it is the human's turn or the game is over.
 async function advance() {
   while (!S.position.outcome && !humanToMove()) {
-    setStatus('bot', 'The bot is thinking\u2026');
+    setStatus('bot', () => t('bot_thinking'));
     render();
     const dice = await roll();
     const seed = S.seed * 7919 + (S.match.game - 1) * 1000 + S.match.turns;
     const m = (await matchApi('match/agent', { dice: dice.join(','), seed })).played;
     S.dice = dice;
     record(m);
-    let text = `Bot (${m.side}) rolled ${dice.join('-')} and played ${m.notation}`;
-    if (m.mwc_after !== undefined)
-      text += ` (equity ${m.equity_after.toFixed(3)}, match winning chance ` +
-              `${(100 * m.mwc_after).toFixed(1)}%)`;
-    $('bot-reply').textContent = text;
+    const reply = { side: m.side, dice: dice.join('-'), move: m.notation };
+    if (m.mwc_after !== undefined) {
+      reply.equity = m.equity_after.toFixed(3);
+      reply.mwc = (100 * m.mwc_after).toFixed(1);
+    }
+    S.botMsg = () => t(reply.mwc === undefined ? 'bot_played' : 'bot_played_mwc',
+                       { ...reply, side: tSide(reply.side), move: tMove(reply.move) });
+    $('bot-reply').textContent = S.botMsg();
     S.lastBotPaths = m.paths;
   }
   if (S.match.game_over) return endGame();
   S.steps = null;
   S.played = [];
   S.selected = null;
-  setStatus('your-roll', `Your turn (${S.position.side}): roll the dice`);
+  const side = S.position.side;
+  setStatus('your-roll', () => t('your_roll', { side: tSide(side) }));
   render();
 }
 
@@ -257,10 +280,11 @@ async function startHumanTurn() {
 async function refreshSteps() {
   S.steps = await api('steps', { pos: S.position.pos, dice: S.dice.join(','),
                                  played: S.played.join(',') });
-  const done = S.steps.complete;
-  setStatus('your-move', done
-      ? (S.played.length ? `Your move: ${done.notation} \u2014 confirm it` : 'No legal move: confirm to pass')
-      : `Your move (${S.position.side}), dice ${S.dice.join('-')}: click a checker`);
+  const done = S.steps.complete, side = S.position.side, dice = S.dice.join('-');
+  const played = S.played.length;
+  setStatus('your-move', () => (done
+      ? (played ? t('your_move_done', { move: done.notation }) : t('no_legal_move'))
+      : t('your_move', { side: tSide(side), dice })));
   render();
 }
 
@@ -295,19 +319,16 @@ async function commitHumanMove(result) {
 // White next.
 async function endGame() {
   const m = S.match, o = m.game_outcome;
-  let text;
-  if (!o.winner) {
-    text = 'Draw: half a point each.';
-  } else {
-    text = `${o.player === 0 ? 'You win' : 'The bot wins'} ` +
-           `${o.points === 2 ? 'a mars (2 points)' : 'an oin (1 point)'}.`;
-  }
+  const result = !o.winner ? 'draw_game'
+                           : `${o.player === 0 ? 'you_win' : 'bot_wins'}_${o.points === 2 ? 'mars' : 'oin'}`;
   S.steps = null;
   if (m.match_over) {
-    setStatus('match-over', `${text} Match over: ${m.winner === 0 ? 'you win' : 'the bot wins'} ` +
-                            `${m.score[0]}\u2013${m.score[1]}.`);
+    const over = m.winner === 0 ? 'match_over_you' : 'match_over_bot';
+    const score = `${m.score[0]}\u2013${m.score[1]}`;
+    setStatus('match-over', () => `${t(result)} ${t(over, { score })}`);
   } else {
-    setStatus('game-over', `${text} Next game: you are ${m.next_white === 0 ? 'White' : 'Black'}.`);
+    const next = m.next_white === 0 ? 'next_game_white' : 'next_game_black';
+    setStatus('game-over', () => `${t(result)} ${t(next)}`);
   }
   $('status').dataset.outcome = o.text;
   $('status').dataset.finalPos = S.position.pos;
@@ -324,18 +345,22 @@ async function analysis(kind) {
     const show = await fetch('/api/show?' + new URLSearchParams({ pos }));
     if (!show.ok) throw new Error((await show.json()).error);
     $('an-board').innerHTML = await show.text();
+    localizeBoards($('an-board'));  // i18n.js
     const trials = $('an-trials').value;
     const extra = S.info.evaluator ? {} : { trials };
     if (kind === 'eval') {
       const e = await api('eval', { pos, ...extra });
-      $('an-eval-out').textContent = `${e.method}: equity ${fmt(e.equity)}` +
-          (e.equity_se ? ` \u00b1 ${fmt(e.equity_se)}` : '') +
-          ` \u00b7 win ${fmt(e.win)} \u00b7 win mars ${fmt(e.win_mars)} \u00b7 lose mars ` +
-          `${fmt(e.lose_mars)} \u00b7 draw ${fmt(e.draw)} (side to move: ${e.position.side})`;
+      S.anEvalMsg = () => t('eval_out', {
+        method: tMethod(e.method),
+        equity: fmt(e.equity) + (e.equity_se ? ` \u00b1 ${fmt(e.equity_se)}` : ''),
+        win: fmt(e.win), win_mars: fmt(e.win_mars), lose_mars: fmt(e.lose_mars), draw: fmt(e.draw),
+        side: tSide(e.position.side) });
+      $('an-eval-out').textContent = S.anEvalMsg();
       return;
     }
     const a = await api('analyze', { pos, dice: $('an-dice').value, ...extra });
-    $('an-method').textContent = `${a.method}, agent ${a.agent}; highlighted: the agent's choice`;
+    S.anMethodMsg = () => t('analyze_method', { method: tMethod(a.method), agent: a.agent });
+    $('an-method').textContent = S.anMethodMsg();
     $('an-table').hidden = false;
     $('an-table').tBodies[0].replaceChildren(...a.moves.map((m, i) => {
       const tr = document.createElement('tr');
@@ -367,8 +392,11 @@ function guard(f) {
 }
 
 async function main() {
+  initLanguageSwitch();  // i18n.js
+  setStatus('idle', () => t('loading'));
+  onLanguageChange(() => { render(); renderTexts(); });
   S.info = await api('info');
-  $('agent').textContent = 'playing ' + S.info.agent;
+  $('agent').textContent = t('playing', { agent: S.info.agent });
   $('rules').textContent = Object.entries(S.info.rules).map(([k, v]) => `${k}=${v}`).join(', ');
   const params = new URLSearchParams(location.search);
   $('seed').value = params.get('seed') || String(Math.floor(Math.random() * 1e6));

@@ -7,10 +7,11 @@
 // Review: POST /api/review with the match just played (or a record file: nardy records or .mat)
 // answers the JSON of `nardy review --json`; the view shows the per-player summary, an equity
 // graph (click a turn to jump to it), the turns with the marked ones highlighted, and the board
-// of the selected turn twice: the move played and the best move, drawn as arrows.
+// of the selected turn twice: the move played and the best move, drawn as arrows. Texts come
+// from i18n.js; the JSON's English names (marks, bands, phases, sides) are translated here.
 'use strict';
 
-const RV = { review: null, turns: [], at: 0, pending: null };
+const RV = { review: null, turns: [], at: 0, pending: null, tutorMsg: null };
 
 // ---- Tutor ----
 // True when `result` may be played now; false when the tutor holds it back.
@@ -24,15 +25,17 @@ async function tutorCheck(result) {
   const best = a.moves[0], threshold = Number($('tutor-threshold').value || 0.04);
   if (!mine || !(best.equity - mine.equity > threshold)) return true;
   RV.pending = result;
-  $('tutor-out').textContent = `Tutor: ${mine.notation} loses ${(best.equity - mine.equity).toFixed(3)} ` +
-      `points of equity against the best move ${best.notation} (${a.method}). Keep it, or enter ` +
-      'another move.';
+  const loss = (best.equity - mine.equity).toFixed(3);
+  RV.tutorMsg = () => t('tutor_warning', { move: mine.notation, loss, best: best.notation,
+                                          method: tMethod(a.method) });
+  $('tutor-out').textContent = RV.tutorMsg();
   $('tutor-keep').hidden = false;
   return false;
 }
 
 function tutorClear() {
   RV.pending = null;
+  RV.tutorMsg = null;
   $('tutor-out').textContent = '';
   $('tutor-keep').hidden = true;
 }
@@ -40,7 +43,7 @@ function tutorClear() {
 // ---- Review ----
 async function runReview(text) {
   $('rv-error').textContent = '';
-  if (!text || !text.trim()) throw new Error('nothing to review: play a move or load a record file');
+  if (!text || !text.trim()) throw new Error(t('nothing_to_review'));
   const params = {};
   if (S.info.evaluator && $('rv-ply').value) params.ply = $('rv-ply').value;
   RV.review = await api('review', params, text);
@@ -62,24 +65,25 @@ function cell(tr, text, tag = 'td') {
 function drawSummary() {
   const r = RV.review, n = (x, d = 1) => (x === null || x === undefined ? '\u2013' : x.toFixed(d));
   const rows = [
-    ['decisions', (p) => p.decisions], ['total error', (p) => n(p.total_error, 3)],
-    ['error rate (mp/decision)', (p) => n(p.error_rate_millipoints)],
-    ['rating', (p) => `${n(p.rating)} ${p.rating_band}`],
-    ['doubtful / bad / very bad', (p) => `${p.marks.doubtful} / ${p.marks.bad} / ${p.marks.very_bad}`],
-    ['luck', (p) => n(p.total_luck, 3)], ['result', (p) => p.result],
-    ['luck-adjusted result', (p) => n(p.luck_adjusted_result, 3)]];
-  const t = $('rv-summary');
-  t.replaceChildren();
+    [t('rv_decisions'), (p) => p.decisions], [t('rv_total_error'), (p) => n(p.total_error, 3)],
+    [t('rv_error_rate'), (p) => n(p.error_rate_millipoints)],
+    [t('rv_rating'), (p) => `${n(p.rating)} ${tBand(p.rating_band)}`],
+    [['doubtful', 'bad', 'very bad'].map(tMark).join(' / '),
+     (p) => `${p.marks.doubtful} / ${p.marks.bad} / ${p.marks.very_bad}`],
+    [t('rv_luck'), (p) => n(p.total_luck, 3)], [t('rv_result'), (p) => p.result],
+    [t('rv_adjusted'), (p) => n(p.luck_adjusted_result, 3)]];
+  const table = $('rv-summary');
+  table.replaceChildren();
   const head = document.createElement('tr');
-  for (const h of ['', r.names[0], r.names[1]]) cell(head, h, 'th');
-  t.appendChild(head);
+  for (const h of ['', playerName(0), playerName(1)]) cell(head, h, 'th');
+  table.appendChild(head);
   for (const [name, f] of rows) {
     const tr = document.createElement('tr');
     cell(tr, name);
     for (const p of r.players) cell(tr, String(f(p)));
-    t.appendChild(tr);
+    table.appendChild(tr);
   }
-  $('rv-method').textContent = `${r.agent}: ${r.method}`;
+  $('rv-method').textContent = `${r.agent}: ${tMethod(r.method)}`;
 }
 
 const MARK_COLOURS = { doubtful: '#e0a000', bad: '#e06000', 'very bad': '#c00000' };
@@ -104,8 +108,9 @@ function drawTurns() {
   body.replaceChildren(...RV.turns.map((t, i) => {
     const tr = document.createElement('tr');
     if (t.mark) tr.className = 'mark-' + t.mark.replace(' ', '-');
-    for (const v of [`${t.game}.${t.turn}`, `${t.side[0].toUpperCase()} ${RV.review.names[t.player]}`,
-                     t.dice, t.played.notation, t.mark, t.decision ? t.error.toFixed(3) : 'forced',
+    for (const v of [`${t.game}.${t.turn}`, `${i18nLetter(t.side)} ${playerName(t.player)}`,
+                     t.dice, tMove(t.played.notation), tMark(t.mark),
+                     t.decision ? t.error.toFixed(3) : i18nForced(),
                      t.played.rank === 1 ? '' : t.best.notation,
                      t.luck === null ? '' : t.luck.toFixed(3)])
       cell(tr, v);
@@ -127,18 +132,52 @@ async function showTurn(i) {
   for (const c of $('rv-graph').querySelectorAll('circle'))
     c.setAttribute('class', Number(c.dataset.turn) === RV.at ? 'rv-at' : '');
   for (const [k, tr] of [...$('rv-turns').tBodies[0].rows].entries()) tr.classList.toggle('at', k === RV.at);
-  $('rv-turn').textContent = `Game ${t.game}, turn ${t.turn}: ${RV.review.names[t.player]} (${t.side}, ` +
-      `${t.phase}) rolled ${t.dice}` + (t.decision ? `; error ${t.error.toFixed(3)}` : '; forced') +
-      (t.mark ? ` (${t.mark})` : '');
+  turnTexts();
   const dice = t.dice.replace('-', ',');
   $('rv-played').innerHTML = await boardSvg(t.position, t.played.notation, dice);
-  $('rv-best').innerHTML = t.played.rank === 1 ? '<p class="muted">the best move was played</p>'
+  $('rv-best').innerHTML = t.played.rank === 1 ? '<p class="muted" id="rv-best-played"></p>'
                                                : await boardSvg(t.position, t.best.notation, dice);
-  $('rv-played-caption').textContent = 'played ' + t.played.notation;
-  $('rv-best-caption').textContent = 'best ' + t.best.notation;
+  localizeBoards($('rv-played'));  // i18n.js
+  localizeBoards($('rv-best'));
+  turnTexts();
+}
+
+// The selected turn's texts: its line and the two captions.
+function turnTexts() {
+  const tr = RV.turns[RV.at];
+  if (!tr) return;
+  $('rv-turn').textContent =
+      t('rv_turn', { game: tr.game, turn: tr.turn, name: playerName(tr.player),
+                     side: tSide(tr.side), phase: tPhase(tr.phase), dice: tr.dice }) +
+      (tr.decision ? t('rv_turn_error', { error: tr.error.toFixed(3) }) : t('rv_turn_forced')) +
+      (tr.mark ? ` (${tMark(tr.mark)})` : '');
+  const bestPlayed = document.getElementById('rv-best-played');
+  if (bestPlayed) bestPlayed.textContent = t('best_was_played');
+  $('rv-played-caption').textContent = t('rv_played', { move: tMove(tr.played.notation) });
+  $('rv-best-caption').textContent = t('rv_best', { move: tMove(tr.best.notation) });
+}
+
+function i18nLetter(side) { return t('letter_' + side); }
+// A player's name in the review: the board's own player, "you" in its match records, in the
+// current language.
+function playerName(player) {
+  const name = RV.review.names[player];
+  return name === 'you' ? t('you') : name;
+}
+function i18nForced() { return t('forced'); }
+
+// A change of language: the tutor's warning and the review view again, the same turn selected.
+function reviewTexts() {
+  $('tutor-out').textContent = RV.tutorMsg ? RV.tutorMsg() : '';
+  if (!RV.review) return;
+  drawSummary();
+  drawTurns();
+  for (const [k, tr] of [...$('rv-turns').tBodies[0].rows].entries()) tr.classList.toggle('at', k === RV.at);
+  turnTexts();
 }
 
 function wireReview() {
+  onLanguageChange(reviewTexts);  // i18n.js
   $('tutor-keep').addEventListener('click', guard(() => commitHumanMove(RV.pending)));
   $('rv-match').addEventListener('click', guard(() => runReview(S.match && S.match.record)));
   $('rv-file').addEventListener('change', guard(async () => {
