@@ -1,5 +1,6 @@
 #include "selfplay/evaluation/rollout.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -56,6 +57,40 @@ Dice first_roll_of(int64_t t, bool no_doubles) {
     if (i-- == 0) return ordered_roll(k);
   }
   return ordered_roll(1);
+}
+
+// Makes a luck head's terms of one turn keep the outcomes a distribution: the luck of win, lose
+// and draw sums to 0 (their orthogonal projection onto that plane), and where the rules have no
+// draws, the draw's luck is 0 and the lose's is minus the win's. (The exact 21-roll terms come
+// from evaluations that are distributions already.)
+void keep_a_distribution(Outputs& luck, bool draws) {
+  if (!draws) {
+    const double w = 0.5 * (luck[kRoWin] - luck[kRoLose]);
+    luck[kRoWin] = w;
+    luck[kRoLose] = -w;
+    luck[kRoDraw] = 0;
+    return;
+  }
+  const double mean = (luck[kRoWin] + luck[kRoLose] + luck[kRoDraw]) / 3;
+  for (const int k : {kRoWin, kRoLose, kRoDraw}) luck[static_cast<size_t>(k)] -= mean;
+}
+
+// The reported estimates of win, lose and draw as a distribution: each mean in [0, 1] and mars
+// at most its win, the three summing to 1. A luck-adjusted mean can stray outside by about its
+// standard error; the standard errors are left as measured.
+void clamp_to_a_distribution(std::array<RolloutStat, kRoNumOutputs>& est) {
+  bool clamped = false;
+  for (const int k : {kRoWin, kRoWinMars, kRoLose, kRoLoseMars, kRoDraw}) {
+    double& mean = est[static_cast<size_t>(k)].mean;
+    const double in_range = std::clamp(mean, 0.0, 1.0);
+    clamped = clamped || in_range != mean;
+    mean = in_range;
+  }
+  const double sum = est[kRoWin].mean + est[kRoLose].mean + est[kRoDraw].mean;
+  if (clamped && sum > 0)  // estimates in range are left to the bit
+    for (const int k : {kRoWin, kRoLose, kRoDraw}) est[static_cast<size_t>(k)].mean /= sum;
+  est[kRoWinMars].mean = std::min(est[kRoWinMars].mean, est[kRoWin].mean);
+  est[kRoLoseMars].mean = std::min(est[kRoLoseMars].mean, est[kRoLose].mean);
 }
 
 static_assert(std::is_trivially_copyable_v<Trial>);
@@ -224,7 +259,9 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
                                       same ? l[kRoLoseMars] : l[kRoWinMars],
                                       l[kRoDraw],
                                       same ? l[kRoEquity] : -l[kRoEquity]};
-        for (size_t k = 0; k < kRoNumOutputs; ++k) luck_sum[k] += in_root_view[k];
+        Outputs terms = in_root_view;
+        keep_a_distribution(terms, options.rules.last_roll_draw);
+        for (size_t k = 0; k < kRoNumOutputs; ++k) luck_sum[k] += terms[k];
       }
       // The expected value over all rolls: value(p, 1) — from the last decision's cache if it
       // computed it (the same computation from the same base: the same bits), else now in a new
@@ -283,6 +320,8 @@ RolloutResult rollout(const Position& pos, const AgentMaker& make_agent_fn,
     result.adjusted[static_cast<size_t>(k)] = RolloutStat{ea.mean, ea.se};
     result.raw[static_cast<size_t>(k)] = RolloutStat{er.mean, er.se};
   }
+  clamp_to_a_distribution(result.adjusted);
+  result.draws = options.rules.last_roll_draw;
   int64_t turns = 0;
   for (const auto& tr : trials) turns += tr.turns;
   result.mean_turns = static_cast<double>(turns) / static_cast<double>(options.trials);
@@ -309,6 +348,7 @@ std::string RolloutResult::to_text() const {
          "-point race table end with its exact odds\n";
   s += "output       estimate    std.err   (unadjusted  std.err)\n";
   for (int k = 0; k < kRoNumOutputs; ++k) {
+    if (k == kRoDraw && !draws) continue;  // the rules have no draws
     std::snprintf(buf, sizeof buf, "%-10s %+10.4f %10.4f   (%+10.4f %8.4f)\n", names[k],
                   adjusted[static_cast<size_t>(k)].mean, adjusted[static_cast<size_t>(k)].se,
                   raw[static_cast<size_t>(k)].mean, raw[static_cast<size_t>(k)].se);
@@ -331,6 +371,7 @@ std::string RolloutResult::to_json() const {
   j["note"] = note;
   j["mean_turns"] = mean_turns;
   j["table_points"] = table_points;
+  j["draws"] = draws;
   for (int k = 0; k < kRoNumOutputs; ++k) {
     j[names[k]] = adjusted[static_cast<size_t>(k)].mean;
     j[std::string(names[k]) + "_se"] = adjusted[static_cast<size_t>(k)].se;

@@ -38,7 +38,11 @@
 //
 // Reported per output (win, win_mars, lose, lose_mars, draw, equity): the mean over trials and
 // its standard error (sample standard deviation / sqrt(trials); conservative under
-// stratification). The unadjusted ("raw") figures are kept beside the adjusted ones.
+// stratification). The unadjusted ("raw") figures are kept beside the adjusted ones. The
+// adjusted probabilities stay a distribution: a luck head's terms keep win + lose + draw at 1 in
+// every trial (and the draw at 0 where the rules have none), and the reported means are clamped
+// to [0, 1] with mars at most its win; their standard errors are as measured. The text leaves
+// the draw out where the rules have no draws.
 //
 // Reproducible: trial t uses only its own streams of `seed` (dice, agent), results are summed
 // in trial order, so the result does not depend on the thread count. Ranks (`world`,
@@ -101,6 +105,7 @@ struct RolloutResult {
   std::array<RolloutStat, kRoNumOutputs> adjusted{};  // stratified and/or luck-adjusted
   std::array<RolloutStat, kRoNumOutputs> raw{};       // plain averages of the outcomes
   bool stratified = false, luck_adjusted = false;
+  bool draws = false;    // whether the rules have draws (last_roll_draw)
   int luck_turns = 0;    // as in the options (0 = every turn)
   int table_points = 0;  // points of the race table that ended trials (0: none)
   std::string agent_spec, evaluator_name;

@@ -41,10 +41,15 @@ def save_board(position: Any, path: Union[str, "os.PathLike[str]"], arrows: Any 
     if suffix not in (".svg", ".png"):
         raise _nardy.NardyError(f"save_board: '{path}': unknown extension {path.suffix!r} (expected .svg or .png)")
     svg = _nardy.board_svg(position, arrows=arrows, title=title, width=width)
-    if suffix == ".svg":
-        path.write_text(svg, encoding="utf-8")
-    else:
-        path.write_bytes(_svg_to_png(svg, width))
+    data = svg.encode("utf-8") if suffix == ".svg" else _svg_to_png(svg, width)
+    # Whole or not at all, as the engine's own writers (core/file_io.h).
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise _nardy.NardyError(f"save_board: cannot write '{path}': {e.strerror or e}") from None
     return path
 
 

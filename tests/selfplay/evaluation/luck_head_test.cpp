@@ -377,5 +377,35 @@ TEST(LuckHead, RolloutWithTheHeadIsUnbiasedAndReducesVariance) {
   EXPECT_LT(h.equity().se, h.raw[kRoEquity].se);
 }
 
+// The head's terms do not sum to zero over win, lose and draw by themselves: the adjusted
+// probabilities must still be a distribution, with no draw where the rules have none, and the
+// text leaves the draw out.
+TEST(LuckHead, RolloutProbabilitiesStayADistribution) {
+  const ValueNet net = test_net();
+  const auto shipped =
+      std::make_shared<LuckHead>(LuckHead::load(luck_head_path_for(search_net_path())));
+  const AgentMaker agent = [net] { return make_net_agent(net, {}, Rules{}); };
+  const std::vector<Position> positions = sample_positions(net, 1);
+  for (size_t i : {size_t{1}, size_t{4}, size_t{7}}) {
+    RolloutOptions o;
+    o.trials = 180;
+    o.seed = 21;
+    o.luck_head = shipped;
+    const RolloutResult r = rollout(positions.at(i), agent, {}, o);
+    const auto& a = r.adjusted;
+    EXPECT_EQ(a[kRoDraw].mean, 0.0);
+    EXPECT_EQ(a[kRoDraw].se, 0.0);
+    EXPECT_NEAR(a[kRoWin].mean + a[kRoLose].mean, 1.0, 1e-7) << r.to_text();  // float tables
+    for (int k : {kRoWin, kRoWinMars, kRoLose, kRoLoseMars}) {
+      EXPECT_GE(a[static_cast<size_t>(k)].mean, 0.0) << r.to_text();
+      EXPECT_LE(a[static_cast<size_t>(k)].mean, 1.0) << r.to_text();
+    }
+    EXPECT_LE(a[kRoWinMars].mean, a[kRoWin].mean);
+    EXPECT_LE(a[kRoLoseMars].mean, a[kRoLose].mean);
+    EXPECT_EQ(r.to_text().find("\ndraw"), std::string::npos) << r.to_text();
+    EXPECT_NE(r.to_text().find("\nlose "), std::string::npos) << r.to_text();
+  }
+}
+
 }  // namespace
 }  // namespace nardy
