@@ -206,6 +206,9 @@ void bind_agent_class(py::module_& m) {
       .def_readonly("ply", &MoveAnalysis::ply,
                     "Depth of a search value (the requested ply, or 0 for moves the filter "
                     "dropped); -1 for a rollout")
+      .def_readonly("filtered", &MoveAnalysis::filtered,
+                    "True for a candidate a deeper search filtered out: valued at 0-ply and "
+                    "listed after the searched ones")
       .def_readonly("agent_choice", &MoveAnalysis::agent_choice,
                     "True for the move the agent itself plays")
       .def("__repr__", [](const MoveAnalysis& x) {

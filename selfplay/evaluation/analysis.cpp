@@ -63,6 +63,7 @@ void search_analysis(const Position& pos, const MoveList& moves, NetAgent& net,
     m.equity = s.eval.equity();
     m.ply = s.ply;
     m.exact = s.exact;
+    m.filtered = !s.exact && s.ply < o.ply;
     a.moves.push_back(m);
   }
 }
@@ -130,6 +131,7 @@ Analysis analyze_moves(const Position& pos, Dice dice, const AgentMaker& make,
   sort_by_position(moves);
   Analysis a;
   a.agent_spec = agent->spec();
+  a.draws = options.rules.last_roll_draw;
   if (net && !options.rollouts)
     search_analysis(pos, moves, *net, options, a);
   else
@@ -148,15 +150,22 @@ std::string Analysis::to_text() const {
   std::string s =
       "agent " + agent_spec + ": " + method + "; equity and probabilities for the mover\n";
   char buf[512];
-  std::snprintf(buf, sizeof buf, "%4s %-26s %9s %8s %7s %8s %9s %7s %5s\n", "rank", "move",
-                "equity", "diff", "win", "win_mars", "lose_mars", "draw", "ply");
+  std::snprintf(buf, sizeof buf, "%4s %-26s %9s %8s %7s %8s %9s%s %5s\n", "rank", "move", "equity",
+                "diff", "win", "win_mars", "lose_mars", draws ? "    draw" : "", "ply");
   s += buf;
   const double best = moves.empty() ? 0 : moves[0].equity;
+  bool separated = false;
   for (size_t r = 0; r < moves.size(); ++r) {
     const MoveAnalysis& m = moves[r];
-    std::snprintf(buf, sizeof buf, "%3zu%s %-26s %+9.4f %+8.4f %7.4f %8.4f %9.4f %7.4f %5s", r + 1,
+    if (m.filtered && !separated) {
+      separated = true;
+      s += "  -- not searched: filtered out by their 0-ply value, ranked by it --\n";
+    }
+    char draw[16] = "";
+    if (draws) std::snprintf(draw, sizeof draw, " %7.4f", m.draw);
+    std::snprintf(buf, sizeof buf, "%3zu%s %-26s %+9.4f %+8.4f %7.4f %8.4f %9.4f%s %5s", r + 1,
                   m.agent_choice ? "*" : " ", m.notation.c_str(), m.equity, m.equity - best, m.win,
-                  m.win_mars, m.lose_mars, m.draw,
+                  m.win_mars, m.lose_mars, draw,
                   m.exact     ? "exact"
                   : m.ply < 0 ? "roll"
                               : std::to_string(m.ply).c_str());
@@ -187,6 +196,7 @@ std::string Analysis::to_json() const {
                           {"draw", m.draw},
                           {"ply", m.ply},
                           {"exact", m.exact},
+                          {"filtered", m.filtered},
                           {"agent_choice", m.agent_choice}});
   }
   return j.dump(2);

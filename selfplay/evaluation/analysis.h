@@ -11,7 +11,8 @@
 // Race positions the race table covers (selfplay/tables/) are valued exactly by net agents and
 // marked `exact` ("exact" in the text's ply column).
 //
-// Results are best first; `agent_choice` marks the move the agent itself would play (for a
+// Results are best first, the candidates a deeper search filtered out after the searched ones
+// (the text puts a line between them); `agent_choice` marks the move the agent itself would play (for a
 // net agent with noise, its noisy choice drawn from Rng(seed)).
 #pragma once
 
@@ -49,13 +50,17 @@ struct MoveAnalysis {
   double equity_se = 0;                                               // 0 for search values
   int ply = 0;         // search depth of the value; -1 for a rollout
   bool exact = false;  // no error: a finished game or a race value from the race table
+  // A search deeper than 0-ply searches the best candidates only (search.h); the others keep
+  // their 0-ply value and are listed after the searched ones, best first among themselves.
+  bool filtered = false;
   bool agent_choice = false;
 };
 
 struct Analysis {
   std::string agent_spec;
   std::string method;               // "0-ply net", "2-ply search", "rollouts (N trials per move)"
-  std::vector<MoveAnalysis> moves;  // best first
+  std::vector<MoveAnalysis> moves;  // best first: the searched, then the filtered ones
+  bool draws = false;               // whether the rules have draws (the text's draw column)
   std::string to_text() const;
   std::string to_json() const;
 };

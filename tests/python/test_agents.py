@@ -191,6 +191,28 @@ def test_analyze_values(checkpoint):
     assert ro.method.startswith("rollouts") and all(m.ply == -1 and m.equity_se >= 0 for m in ro)
 
 
+def test_analyze_lists_the_searched_candidates_then_the_filtered_ones():
+    """At 1-ply the search values its best candidates only: they come first, best first, then a
+    line, then the filtered ones by their 0-ply value (the issue's 2-1 of _PoAEjwfEFlKAA)."""
+    pos = nardy.Position.from_id("_PoAEjwfEFlKAA")
+    a = nardy.analyze(pos, 2, 1, agent="default", ply=1)
+    flags = [m.filtered for m in a]
+    searched = flags.index(True)
+    assert searched > 0 and all(flags[searched:])
+    assert all(m.ply == 1 or m.exact for m in list(a)[:searched])
+    assert all(m.ply == 0 for m in list(a)[searched:])
+    for block in (list(a)[:searched], list(a)[searched:]):
+        eq = [m.equity for m in block]
+        assert eq == sorted(eq, reverse=True)
+    text = a.to_text()
+    lines = text.splitlines()
+    sep = next(i for i, line in enumerate(lines) if "not searched" in line)
+    assert lines[sep + 1].split()[0] == str(searched + 1)
+    assert "draw" not in lines[1]  # no draw column where the rules have no draws
+    assert [m["filtered"] for m in a.to_dict()["moves"]] == flags
+    assert not any(m.filtered for m in nardy.analyze(pos, 2, 1, agent="default"))  # 0-ply
+
+
 def test_analyze_opening_double(nardy_cli, tmp_path, checkpoint):
     with pytest.raises(NardyError, match="opening roll is never a double under opening=no_doubles"):
         nardy.analyze(START, 6, 6, agent=f"net:{checkpoint}")

@@ -362,7 +362,9 @@ async function analysis(kind) {
     S.anMethodMsg = () => t('analyze_method', { method: tMethod(a.method), agent: a.agent });
     $('an-method').textContent = S.anMethodMsg();
     $('an-table').hidden = false;
-    $('an-table').tBodies[0].replaceChildren(...a.moves.map((m, i) => {
+    // The searched candidates, then a line, then those the search filtered out at depth 0.
+    const firstFiltered = a.moves.findIndex(m => m.filtered);
+    $('an-table').tBodies[0].replaceChildren(...a.moves.flatMap((m, i) => {
       const tr = document.createElement('tr');
       if (m.agent_choice) tr.className = 'choice';
       const equity = fmt(m.equity) + (m.equity_se ? ` \u00b1 ${fmt(m.equity_se)}` : '');
@@ -372,7 +374,15 @@ async function analysis(kind) {
         td.textContent = v;
         tr.appendChild(td);
       }
-      return tr;
+      if (i !== firstFiltered) return [tr];
+      const sep = document.createElement('tr');
+      sep.className = 'filtered';
+      const td = document.createElement('td');
+      td.colSpan = 7;
+      td.dataset.i18n = 'an_filtered';
+      td.textContent = t('an_filtered');
+      sep.appendChild(td);
+      return [sep, tr];
     }));
   } catch (e) {
     $('an-error').textContent = e.message;
