@@ -175,6 +175,11 @@ void bind_game_class(py::module_& m) {
           "Plays one turn: `move` is notation ('24/13', '24/18/13', 'pass'), a MoveResult or the\n"
           "resulting Position. Raises NardyError if it is not legal with d1-d2.")
       .def("undo", &Game::undo, "Takes back the last turn; False when there is none")
+      .def_property_readonly(
+          "names", [](const Game& g) { return g.names(); },
+          "(White's name, Black's name), '' when unnamed; written to and read from the record")
+      .def("set_name", &Game::set_name, py::arg("side"), py::arg("name"),
+           "Names the player of `side` (printable text on one line)")
       .def("record", &write_record, "The game as record text (see Game.from_record)")
       .def_static(
           "from_record",

@@ -46,6 +46,8 @@ void add_selfplay_command(CLI::App& app, AgentBySpec make_agent) {
     auto t0 = std::chrono::steady_clock::now();
     for (int64_t g = 0; g < a->games; ++g) {
       Game game(rules);
+      game.set_name(Side::White, white->spec());  // the record's players
+      game.set_name(Side::Black, black->spec());
       GameSummary s = play_game(*white, *black, rules, dice_rng, agent_rng, rec ? &game : nullptr);
       if (rec) rec->write(write_record(game) + "\n");
       turns += s.turns;

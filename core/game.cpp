@@ -1,6 +1,7 @@
 #include "core/game.h"
 
 #include "core/error.h"
+#include "core/printable.h"
 #include "core/notation.h"
 
 namespace nardy {
@@ -16,6 +17,14 @@ std::string format_outcome(const Outcome& o) {
 
 Game::Game(const Rules& rules, const Position& start) : rules_(rules), start_(start), pos_(start) {
   if (auto err = start.validation_error()) throw Error("game start position: " + *err);
+}
+
+void Game::set_name(Side side, std::string name) {
+  // Names are shown and sent as JSON: printable UTF-8 on one line only.
+  if (printable_message(name) != name || name.find('\n') != std::string::npos)
+    throw Error(std::string(side == Side::White ? "White" : "Black") + "'s name " + quote(name) +
+                " is not printable UTF-8 text on one line");
+  names_[static_cast<size_t>(index_of(side))] = std::move(name);
 }
 
 Dice Game::roll(Rng& rng) const {

@@ -8,6 +8,7 @@
 // finished and Black to move is Black's last turn, not an end.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -84,12 +85,18 @@ class Game {
   // Takes back the last turn; false when there is none.
   bool undo();
 
+  // Who plays White and Black (empty: unnamed); a record writes and reads them. Throws Error
+  // for a name that is not printable text on one line.
+  const std::array<std::string, 2>& names() const { return names_; }
+  void set_name(Side side, std::string name);
+
  private:
   void check_dice(Dice dice) const;
   Rules rules_;
   Position start_;
   Position pos_;
   std::vector<Turn> history_;
+  std::array<std::string, 2> names_;  // White's, Black's
 };
 
 // Which player (0 or 1) plays White in the next game of a match (docs/rules.md "Matches"):

@@ -11,6 +11,8 @@ namespace nardy {
 std::string write_record(const Game& game) {
   std::string s = "nardy-record 1\nrules " + game.rules().to_string() + "\n";
   if (!(game.start() == Position::start())) s += "start " + format_pos(game.start()) + "\n";
+  if (!game.names()[0].empty()) s += "white " + game.names()[0] + "\n";
+  if (!game.names()[1].empty()) s += "black " + game.names()[1] + "\n";
   for (const auto& t : game.history()) s += format_dice(t.dice) + " " + format_move(t.move) + "\n";
   if (auto o = game.outcome()) s += "result " + format_outcome(*o) + "\n";
   return s;
@@ -23,12 +25,17 @@ Game read_record(std::string_view text, int line_offset) {
   bool header = false, has_rules = false, ended = false;
   Rules rules;
   Position start = Position::start();
+  std::array<std::string, 2> names;
   std::optional<Game> game;
   auto fail = [&](const std::string& why) {
     return Error("record line " + std::to_string(lineno) + ": " + why);
   };
   auto ensure_game = [&]() -> Game& {
-    if (!game) game.emplace(rules, start);
+    if (!game) {
+      game.emplace(rules, start);
+      game->set_name(Side::White, names[0]);
+      game->set_name(Side::Black, names[1]);
+    }
     return *game;
   };
   while (std::getline(in, line)) {
@@ -49,8 +56,11 @@ Game read_record(std::string_view text, int line_offset) {
         has_rules = true;
       } else if (line.rfind("start ", 0) == 0 && !game) {
         start = parse_pos(std::string_view(line).substr(6));
-      } else if (line.rfind("rules", 0) == 0 || line.rfind("start ", 0) == 0) {
-        throw Error(std::string("a ") + (line[0] == 'r' ? "rules" : "start") +
+      } else if ((line.rfind("white ", 0) == 0 || line.rfind("black ", 0) == 0) && !game) {
+        names[line[0] == 'w' ? 0 : 1] = line.substr(6);
+      } else if (line.rfind("rules", 0) == 0 || line.rfind("start ", 0) == 0 ||
+                 line.rfind("white ", 0) == 0 || line.rfind("black ", 0) == 0) {
+        throw Error("a " + line.substr(0, line.find(' ')) +
                     " line must come before the first move");
       } else if (line.rfind("result", 0) == 0) {
         Game& g = ensure_game();

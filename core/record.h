@@ -3,9 +3,13 @@
 // Format (one game; lines starting with '#' and blank lines are ignored):
 //
 //   nardy-record 1
-//   rules opening=no_doubles head_exception=standard last_roll_draw=false
-//   next_game_starter=previous_black start 0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w
-//   (optional; default: the start) 6-5 24/13 3-1 12/9 9/8 4-4 pass
+//   rules opening=no_doubles head_exception=standard last_roll_draw=false next_game_starter=...
+//   start 0,0,0,0,0,0,0,0,0,0,0,-15,0,0,0,0,0,0,0,0,0,0,0,15 w     (optional; default: the start)
+//   white default:ply=1                          (optional: the players' names, rest of the line)
+//   black heuristic
+//   6-5 24/13
+//   3-1 12/9 9/8
+//   4-4 pass
 //   ...
 //   result white 2                                                   (optional; checked if present)
 //

@@ -81,6 +81,9 @@ ReviewInput review_input_of(const Game& game) {
   ReviewInput in;
   in.games = {game};
   in.white_players = {0};
+  for (int p = 0; p < 2; ++p)
+    if (!game.names()[static_cast<size_t>(p)].empty())
+      in.names[static_cast<size_t>(p)] = game.names()[static_cast<size_t>(p)];
   return in;
 }
 
@@ -116,6 +119,9 @@ ReviewInput read_review_input(std::string_view text, const std::string& source,
       ReviewInput in;
       in.games = read_records(text);
       in.white_players.assign(in.games.size(), 0);
+      for (int p = 0; p < 2; ++p)  // the first game's names, when its record has them
+        if (!in.games.front().names()[static_cast<size_t>(p)].empty())
+          in.names[static_cast<size_t>(p)] = in.games.front().names()[static_cast<size_t>(p)];
       return in;
     }
   } catch (const Error& e) {

@@ -3,6 +3,8 @@
 // records are covered in parse_errors_test.cpp; random games in random_sim_test.cpp.
 #include <gtest/gtest.h>
 
+#include "core/error.h"
+#include "core/notation.h"
 #include "core/pos_text.h"
 #include "core/record.h"
 #include "tests/support/scenario.h"
@@ -66,6 +68,28 @@ TEST(Record, SeveralRecordsInOneFile) {
   EXPECT_EQ(games[0].position(), a.position());
   EXPECT_EQ(games[1].position(), b.position());
   EXPECT_EQ(games[1].rules().opening, Opening::AnyRoll);
+}
+
+TEST(Record, PlayerNamesRoundTripAndAreChecked) {
+  Game g;
+  g.set_name(Side::White, "default:ply=1");
+  g.set_name(Side::Black, "Ali Aliyev");
+  g.play(make_dice(6, 5), "24/13");
+  const std::string text = write_record(g);
+  EXPECT_NE(text.find("\nwhite default:ply=1\nblack Ali Aliyev\n6-5 24/13\n"), std::string::npos)
+      << text;
+  const Game back = read_record(text);
+  EXPECT_EQ(back.names(), g.names());
+  EXPECT_EQ(write_record(back), text);
+  // Unnamed games write no name lines (records from before names read the same).
+  EXPECT_EQ(write_record(Game()).find("white"), std::string::npos);
+  EXPECT_THROW(g.set_name(Side::White, "two\nlines"), Error);
+  try {
+    read_record("nardy-record 1\n6-5 24/13\nwhite late\n");
+    ADD_FAILURE() << "a name after the first move was accepted";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "record line 3: a white line must come before the first move");
+  }
 }
 
 TEST(Record, PassesAreWrittenAndReplayed) {
