@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string_view>
 
 #include "cli/command.h"
 #include "selfplay/evaluation/review.h"
@@ -19,6 +20,13 @@
 namespace nardy::cli {
 
 namespace {
+
+// `s` without the spaces, tabs and carriage returns around it.
+std::string_view trim(std::string_view s) {
+  const size_t b = s.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
 
 // Colour when stdout is a terminal that supports it (and NO_COLOR is unset).
 bool use_colour() {
@@ -52,7 +60,7 @@ std::string colour_board(const std::string& text) {
 
 void add_play_command(CLI::App& app) {
   struct Args {
-    std::string agent, colour = "white", dice = "random", resume;
+    std::string agent, colour = "white", dice = "random", resume, record;
     int target = 1;
     uint64_t seed = 0;
     bool seed_given = false;
@@ -64,7 +72,8 @@ void add_play_command(CLI::App& app) {
       "play",
       "Play a game or a match against an agent in the terminal. Enter moves in the documented\n"
       "notation (any equivalent way of writing them); commands: legal, hint, undo, save FILE,\n"
-      "board, help, quit. End of input ends the session.");
+      "board, help, quit. End of input ends the session. At the end of the match: save FILE,\n"
+      "review (the whole match reviewed at once), or Enter to leave.");
   add_agent_option(*cmd, args->agent, "The opponent's spec");
   cmd->add_option("--to", args->target, "Points to win the match (1: one game)")
       ->capture_default_str()
@@ -77,6 +86,9 @@ void add_play_command(CLI::App& app) {
       ->check(CLI::IsMember({"random", "manual"}));
   cmd->add_option("--seed", args->seed, "Seed of the dice and the agent (default: from the clock)");
   cmd->add_option("--resume", args->resume, "Continue a saved match or game record");
+  cmd->add_option("--record", args->record,
+                  "Keep the match record in FILE, written after every turn (also after a quit)")
+      ->type_name("FILE");
   cmd->add_option("--tutor", args->tutor,
                   "Warn before playing a move that loses more than THRESHOLD points of equity "
                   "(default 0.04) against the agent's best, and review the match at the end")
@@ -122,7 +134,26 @@ void add_play_command(CLI::App& app) {
     auto show = [&](const std::string& text) {
       std::cout << (colour ? colour_board(text) : text) << std::flush;
     };
+    // --record: the match record after every line (whole or not at all); a failure is shown
+    // once per reason and the game goes on.
+    std::string record_error;
+    auto keep_record = [&] {
+      if (args->record.empty()) return;
+      try {
+        write_file_atomic(args->record, session.record(), "match record");
+        record_error.clear();
+      } catch (const Error& e) {
+        if (record_error != e.what()) std::cout << "error: " << e.what() << "\n";
+        record_error = e.what();
+      }
+    };
+    auto print_review = [&] {
+      ReviewOptions ro;
+      ro.seed = o.seed;
+      std::cout << "\n" << review_games(review_input_of(session.match()), o.agent, ro).to_text();
+    };
     show(session.start());
+    keep_record();
     std::string line;
     while (!session.finished()) {
       std::cout << session.prompt() << std::flush;
@@ -131,12 +162,35 @@ void add_play_command(CLI::App& app) {
         break;
       }
       show(session.input(line));
+      keep_record();
     }
-    if (o.tutor_threshold && !session.match().games().front().history().empty()) {
-      // The tutor's end of the session: the review of what was played (nardy review).
-      ReviewOptions ro;
-      ro.seed = o.seed;
-      std::cout << "\n" << review_games(review_input_of(session.match()), o.agent, ro).to_text();
+    const bool played = !session.match().games().front().history().empty();
+    if (o.tutor_threshold && played) {
+      print_review();  // the tutor's end of the session: the review of what was played
+    } else if (session.match().is_over()) {
+      // The match is over: it can be saved and reviewed at once.
+      if (!args->record.empty() && record_error.empty())
+        std::cout << "The match record is in " << quote_path(args->record) << ".\n";
+      std::cout << "Enter `save FILE` to save the match record, `review` to review the match, or "
+                   "nothing to leave.\n";
+      for (;;) {
+        std::cout << "match over> " << std::flush;
+        if (!std::getline(std::cin, line)) break;
+        const std::string_view l = trim(line);
+        if (l.starts_with("save ") && !trim(l.substr(5)).empty()) {
+          const std::string file(trim(l.substr(5)));
+          try {
+            write_file_atomic(file, session.record(), "match record");
+            std::cout << "saved the match record to " << quote_path(file) << "\n";
+          } catch (const Error& e) {
+            std::cout << "error: " << e.what() << "\n";
+          }
+        } else if (l == "review") {
+          print_review();
+        } else {
+          break;
+        }
+      }
     }
   });
 }

@@ -3,6 +3,7 @@ end to end through a pipe and through a pseudo-terminal (cli/play.cpp)."""
 
 import json
 import os
+import re
 import pty
 import select
 import subprocess
@@ -78,6 +79,38 @@ def test_play_through_a_pipe_to_the_end_of_a_match(build_dir, tmp_path):
                           input="1\n" * 3000, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "wins the match" in proc.stdout or "You win the match" in proc.stdout
+
+
+def test_play_keeps_saves_and_reviews_the_finished_match(build_dir, tmp_path):
+    """--record keeps the record after every turn; at the end of the match the session offers
+    `save FILE` and `review`, and anything else leaves."""
+    exe = play_cli(build_dir)
+    live = tmp_path / "live.txt"
+    args = [exe, "play", "--agent", "default", "--seed", "3", "--record", str(live)]
+    first = subprocess.run(args, input="1\n" * 3000, capture_output=True, text=True, timeout=120)
+    assert first.returncode == 0, first.stderr
+    end = first.stdout.index("match over> ")
+    # The lines the game took: one per prompt ("you (White) 6-5> ").
+    moves = len(re.findall(r"\((?:White|Black)\)(?: \d-\d)?> ", first.stdout[:end]))
+    assert "Enter `save FILE` to save the match record, `review` to review the match" in first.stdout
+    assert live.read_text().startswith("nardy-match 1\n")
+    saved = tmp_path / "saved.txt"
+    script = ["1"] * moves + ["review", f"save {saved}", f"save {tmp_path}", ""]
+    proc = subprocess.run(args, input="\n".join(script) + "\n", capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert f"The match record is in '{live}'." in out
+    assert "Review by default" in out
+    assert f"saved the match record to '{saved}'" in out
+    assert f"error: cannot write match record '{tmp_path}': it is a directory" in out
+    assert saved.read_text() == live.read_text()
+    game = saved.read_text()
+    assert "result " in game  # the finished game, its result included
+    # The record reviews as a file too.
+    review = subprocess.run([exe, "review", str(saved), "--quiet"], capture_output=True, text=True,
+                            timeout=120)
+    assert review.returncode == 0, review.stderr
 
 
 def test_play_end_of_input_ends_cleanly(build_dir):
