@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <type_traits>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -20,6 +21,7 @@
 #include "selfplay/agents/agent.h"
 #include "selfplay/search/net_agent.h"
 #include "selfplay/search/agent_kinds.h"
+#include "selfplay/search/shipped_models.h"
 
 namespace nardy {
 namespace {
@@ -985,6 +987,60 @@ void apply_overrides(TrainConfig& c, const std::vector<std::string>& assignments
   c = std::move(updated);
 }
 
+namespace {
+
+// The folders a relative data path of a config file is looked for in, in order: the working
+// directory, the config file's folder, and the repository the shipped models come from (the
+// folder holding their models/).
+std::vector<std::filesystem::path> data_path_roots(const std::string& config_path) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> roots{fs::path(".")};
+  const fs::path dir = fs::path(config_path).parent_path();
+  roots.push_back(dir.empty() ? fs::path(".") : dir);
+  for (const std::string& models : model_search_dirs()) {
+    const fs::path repo = fs::path(models).parent_path();
+    std::error_code ec;
+    if (fs::is_directory(models, ec) && !repo.empty()) roots.push_back(repo);
+  }
+  return roots;
+}
+
+// `path` as the user means it: unchanged when absolute or found from the working directory,
+// else the first of the other roots that holds it; unchanged when none does (the error then
+// names it as written).
+std::string resolve_data_path(const std::string& path,
+                              const std::vector<std::filesystem::path>& roots) {
+  namespace fs = std::filesystem;
+  if (path.empty() || fs::path(path).is_absolute()) return path;
+  std::error_code ec;
+  for (const fs::path& root : roots) {
+    const fs::path candidate = root == "." ? fs::path(path) : root / path;
+    if (fs::exists(candidate, ec)) return candidate.string();
+  }
+  return path;
+}
+
+// The data paths of `c` (the benchmark set, prior label files, a start checkpoint given as a
+// path) resolved with resolve_data_path. run.dir stays relative to the working directory.
+void resolve_data_paths(TrainConfig& c, const std::string& config_path) {
+  const auto roots = data_path_roots(config_path);
+  c.generations.benchmark = resolve_data_path(c.generations.benchmark, roots);
+  for (std::string& f : c.generations.prior_data) f = resolve_data_path(f, roots);
+  std::string& init = c.generations.init;
+  const bool is_spec = init == "default" || init.starts_with("default:") ||
+                       init.starts_with("model:") || init.find(':') != std::string::npos;
+  if (init.starts_with("net:")) {
+    const size_t end = init.find(':', 4);
+    const std::string file = init.substr(4, end == std::string::npos ? end : end - 4);
+    init = "net:" + resolve_data_path(file, roots) +
+           (end == std::string::npos ? "" : init.substr(end));
+  } else if (!is_spec) {
+    init = resolve_data_path(init, roots);
+  }
+}
+
+}  // namespace
+
 TrainConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
   // An ifstream opens a directory and reads nothing from it: that was the default config.
   require_not_directory("config", path);
@@ -998,6 +1054,7 @@ TrainConfig load_config(const std::string& path, const std::vector<std::string>&
   ss << in.rdbuf();
   TrainConfig c = parse_config(ss.str(), path);
   apply_overrides(c, overrides, path);
+  resolve_data_paths(c, path);
   return c;
 }
 

@@ -183,6 +183,10 @@ struct TrainConfig {
 TrainConfig parse_config(std::string_view yaml_text, const std::string& source = "<text>");
 // Reads and parses a file, then applies `overrides` ("KEY=VALUE", VALUE in YAML syntax:
 // `td.alpha=0.05`, `net.hidden=[64,32]`, `eval.opponents=[random]`) and validates again.
+// Relative data paths (generations.benchmark, generations.prior_data, a generations.init path)
+// are found as a user means them: from the working directory, else the config file's folder,
+// else the repository the shipped models come from. run.dir stays relative to the working
+// directory.
 TrainConfig load_config(const std::string& path, const std::vector<std::string>& overrides = {});
 // Applies one "KEY=VALUE" override with the same key paths and checks as the file; `source`
 // (e.g. the config file) is named in errors beside the assignment. Re-validates the whole config.

@@ -1,5 +1,8 @@
 """nardy.train(), resume(), configs and run directories (bindings/bind_train.cpp, nardy/runs.py)."""
 
+import pathlib
+import subprocess
+
 import pytest
 import yaml
 
@@ -207,3 +210,34 @@ def test_config_errors_are_readable_for_junk_and_long_paths(tmp_path):
         nardy.train({"run": {"dir": str(deep), "name": "r"}, "train": {"games": 10}})
     msg = str(err.value)
     assert msg.startswith("run directory '") and "File name too long" in msg and len(msg) < 300
+
+
+def test_config_data_paths_are_found_from_anywhere(build_dir, tmp_path):
+    """A config's relative data paths: from the working directory, else the config's folder,
+    else the repository of the shipped models (configs/README.md, "Paths")."""
+    exe = build_dir / "nardy"
+    if not (build_dir / "nardy-full").exists():
+        pytest.skip("needs the full build")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+
+    def plan(config):
+        proc = subprocess.run([str(exe), "train", "--config", str(config), "--plan"], cwd=elsewhere,
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    repo = pathlib.Path(__file__).resolve().parents[2]
+    # The shipped recipe, run from another folder: the repository's benchmark set.
+    shipped = plan(repo / "configs" / "strong.yaml")
+    assert f"benchmark {repo / 'bench' / 'positions' / 'positions.txt'}" in shipped, shipped
+    # A file beside the config.
+    own = tmp_path / "mine"
+    (own / "sets").mkdir(parents=True)
+    (own / "sets" / "b.txt").write_text("# a set\n")
+    (own / "c.yaml").write_text("generations: {count: 1, init: default, benchmark: sets/b.txt}\n")
+    assert f"benchmark {own / 'sets' / 'b.txt'}" in plan(own / "c.yaml")
+    # The working directory first.
+    (elsewhere / "sets").mkdir()
+    (elsewhere / "sets" / "b.txt").write_text("# another\n")
+    assert "benchmark sets/b.txt" in plan(own / "c.yaml")
