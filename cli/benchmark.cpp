@@ -33,7 +33,8 @@ void add_benchmark_command(CLI::App& app) {
       "share\n"
       "of decisions losing more than 0.1 points. `benchmark build` makes a set.");
   cmd->require_subcommand(0, 1);
-  cmd->add_option("agent", a->agent, "Agent spec (random, heuristic, net:PATH[:ply=N]...)");
+  cmd->add_option("agent", a->agent,
+                  "Agent spec (default, model:NAME, random, heuristic, net:PATH[:ply=N]...)");
   cmd->add_option("--versus", a->versus,
                   "Also score agent B and compare, paired by decision (AGENT minus B)");
   cmd->add_option("--set", a->set, "Benchmark set file")->capture_default_str();

@@ -57,7 +57,8 @@ void add_eval_command(CLI::App& app) {
       "Play agent A against agent B in pairs of games with mirrored dice (same dice, colours "
       "swapped)\n"
       "and print wins/oin/mars per side, A's points per game with a 95% CI, the win rate and Elo.\n"
-      "Agents: random, heuristic, net:PATH[:ply=N][:noise=S][:filter=K,D].");
+      "Agents: default, model:NAME, net:PATH (each [:ply=N][:noise=S]...), random, heuristic\n"
+      "(docs/evaluation.md, Agents).");
   cmd->add_option("A", args->a, "Agent spec of A")->required();
   cmd->add_option("B", args->b, "Agent spec of B")->required();
   add_games_option(*cmd, args->games, "Games (rounded up to an even number)");

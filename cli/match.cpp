@@ -25,7 +25,8 @@ void add_match_command(CLI::App& app) {
       "Play matches to N points between agent A and agent B, in pairs with mirrored dice (A White "
       "in\ngame 1 of one match, B in the other), and print A's match win rate with a 95% CI and "
       "the mean\ngames per match. Net agents play score-aware (by match winning chance) unless "
-      "given :match=off.\nAgents: random, heuristic, net:PATH[:ply=N][:match=on|off][...].");
+      "given :match=off.\nAgents: default, model:NAME, net:PATH (each [:ply=N][:match=on|off]...), "
+      "random, heuristic.");
   cmd->add_option("A", args->a, "Agent spec of A")->required();
   cmd->add_option("B", args->b, "Agent spec of B")->required();
   cmd->add_option("--to", args->target, "Points to win a match")

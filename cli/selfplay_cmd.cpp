@@ -24,7 +24,8 @@ void add_selfplay_command(CLI::App& app, AgentBySpec make_agent) {
   auto a = std::make_shared<Args>();
   auto* cmd = app.add_subcommand(
       "selfplay", "Play complete games between agents and print wins, mars and mean game length.");
-  cmd->add_option("--agent", a->agent, "Agent spec for both sides (random, heuristic, net:PATH...)")
+  cmd->add_option("--agent", a->agent,
+                  "Agent spec for both sides (default, model:NAME, random, heuristic, net:PATH...)")
       ->capture_default_str();
   cmd->add_option("--white", a->white, "Agent spec for White (overrides --agent)");
   cmd->add_option("--black", a->black, "Agent spec for Black (overrides --agent)");

@@ -79,6 +79,8 @@ TrainResult run_td_stage(const TrainConfig& config, const std::string& run_dir,
       }()
           .c_str(),
       config.run.threads, config.run.threads == 1 ? "" : "s");
+  if (const std::string r = config.rules.non_default(); !r.empty())
+    std::printf("  rules in force (not the defaults): %s\n", r.c_str());
   if (world.size() > 1)
     std::printf("  on %d ranks (%s): %d workers in all\n", world.size(),
                 world.description().c_str(), world.size() * config.run.threads);
@@ -140,6 +142,8 @@ void run_generations_stage(const TrainConfig& config, const std::string& run_dir
   const bool live = config.log.progress && isatty(STDOUT_FILENO);
   std::printf("generations: %d, in %s; from %s\n", config.generations.count, run_dir.c_str(),
               holds_generations(run_dir) ? "where the run stopped" : start.c_str());
+  if (const std::string r = config.rules.non_default(); !r.empty())
+    std::printf("  rules in force (not the defaults): %s\n", r.c_str());
   std::fflush(stdout);
   double last_plain = -1;
   const auto t0 = std::chrono::steady_clock::now();
@@ -255,6 +259,7 @@ void run_train(const TrainArgs& a) {
                   " already holds a run: continue it with --resume " + run_dir +
                   " (or --auto-resume), or choose another run.name");
     const bool td_stage = config.generations.init.empty() && !holds_generations(run_dir);
+    if (td_stage && resume_dir.empty()) RunDir::require_new(run_dir);  // before the banner
     const bool td_done = td_stage && !resume_dir.empty() &&
                          std::filesystem::exists(run_dir + "/state.json") &&
                          RunDir::open(run_dir).read_state().games_done >= config.train.games;

@@ -85,6 +85,14 @@ std::string Rules::to_string() const {
   return s;
 }
 
+std::string Rules::non_default() const {
+  const Rules defaults;
+  std::string s;
+  for (const auto& k : keys())
+    if (get(k) != defaults.get(k)) s += (s.empty() ? "" : " ") + k + "=" + get(k);
+  return s;
+}
+
 void Rules::apply_assignment(std::string_view assignment) {
   auto eq = assignment.find('=');
   if (eq == std::string_view::npos || eq == 0)

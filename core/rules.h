@@ -41,6 +41,9 @@ struct Rules {
   static Rules parse(std::string_view text);
   // Applies one "KEY=VALUE" argument (as given to --rule).
   void apply_assignment(std::string_view assignment);
+  // The KEY=VALUE pairs that differ from the default rules, space-separated ("" for the
+  // defaults): what a banner states so that a variant in force is not missed.
+  std::string non_default() const;
 
   static const std::vector<std::string>& keys();
   static std::vector<std::string> values_of(std::string_view key);

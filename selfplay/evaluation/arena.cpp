@@ -289,6 +289,7 @@ ArenaResult run_arena(const AgentMaker& make_a, const AgentMaker& make_b,
   r.a_spec = a_spec;
   r.b_spec = b_spec;
   r.stopped = stopped_early;
+  r.rules = options.rules.non_default();
   return r;
 }
 
@@ -392,12 +393,14 @@ std::string ArenaResult::to_text() const {
   std::string s;
   std::snprintf(buf, sizeof buf, "A %s  vs  B %s\n", a_spec.c_str(), b_spec.c_str());
   s += buf;
+  if (!rules.empty()) s += "rules in force (not the defaults): " + rules + "\n";
   std::snprintf(buf, sizeof buf, "games %lld (%lld pairs, mirrored dice)\n",
                 static_cast<long long>(games), static_cast<long long>(pairs));
   s += buf;
   std::snprintf(
       buf, sizeof buf,
-      "A wins %lld (oin %lld, mars %lld)   B wins %lld (oin %lld, mars %lld)   draws %lld\n",
+      "A wins %lld (oin %lld, mars %lld)   B wins %lld (oin %lld, mars %lld)   draws %lld\n"
+      "  (oin: a single win, 1 point; mars: the loser bore off no checker, 2 points)\n",
       static_cast<long long>(a_wins), static_cast<long long>(a_oin), static_cast<long long>(a_mars),
       static_cast<long long>(b_wins), static_cast<long long>(b_oin), static_cast<long long>(b_mars),
       static_cast<long long>(draws));

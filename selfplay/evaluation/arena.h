@@ -88,6 +88,9 @@ struct ArenaResult {
   std::optional<SprtOptions> sprt;  // the test that was run, if any
   double sprt_llr = 0, sprt_lower = 0, sprt_upper = 0;  // final LLR and Wald bounds
   bool stopped = false;                                 // should_stop ended the match early
+  // The rules that differ from the defaults (Rules::non_default; "" for the defaults), stated
+  // by to_text(); not part of the JSON.
+  std::string rules;
 
   // The one JSON format of a match result, written by `nardy eval --json`, in each match of a
   // tournament's JSON and for each opponent of a training evaluation (metrics.jsonl,

@@ -91,7 +91,7 @@ RunState RunState::from_json(std::string_view text, const std::string& source) {
 
 // ---- RunDir ----
 
-RunDir RunDir::create(const std::string& path) {
+void RunDir::require_new(const std::string& path) {
   RunDir d(path);
   const std::string shown = printable_path(path);
   if (path_exists("run directory", d.state_path()))
@@ -105,6 +105,11 @@ RunDir RunDir::create(const std::string& path) {
                 shown +
                 "` (it resumes from the newest complete checkpoint), or choose another name "
                 "(--set run.name=NAME) or delete it");
+}
+
+RunDir RunDir::create(const std::string& path) {
+  require_new(path);
+  RunDir d(path);
   std::error_code ec;
   fs::create_directories(path, ec);
   if (ec) throw file_error("cannot create run directory", path, ec);

@@ -53,6 +53,8 @@ class RunDir {
   // --resume. A directory left by an attempt that was killed before its first checkpoint is
   // reused: its metrics, latest.pt, best.pt and *.tmp files are removed.
   static RunDir create(const std::string& path);
+  // The check of create() alone: throws its Error when `path` already holds a run.
+  static void require_new(const std::string& path);
   // Opens an existing run (reading only; another process may be training in it). Throws
   // Error if there is no config.yaml, or neither a state.json nor any ckpt-*.pt (the trainer
   // resumes from the newest complete checkpoint when state.json is missing:

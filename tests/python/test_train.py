@@ -241,3 +241,26 @@ def test_config_data_paths_are_found_from_anywhere(build_dir, tmp_path):
     (elsewhere / "sets").mkdir()
     (elsewhere / "sets" / "b.txt").write_text("# another\n")
     assert "benchmark sets/b.txt" in plan(own / "c.yaml")
+
+
+def test_banners_state_the_rules_in_force_and_a_restart_is_refused_before_its_banner(
+        build_dir, tmp_path):
+    exe = build_dir / "nardy"
+    if not (build_dir / "nardy-full").exists():
+        pytest.skip("needs the full build")
+    config = tmp_path / "c.yaml"
+    config.write_text(f"run: {{name: r, dir: {tmp_path}, threads: 1}}\nnet: {{hidden: [4]}}\n"
+                      "train: {games: 20, checkpoint_every: 20, eval_every: 0}\n"
+                      "eval: {games: 2}\nlog: {progress: false}\n")
+    run = lambda *args: subprocess.run([str(exe), *map(str, args)], capture_output=True, text=True,
+                                       timeout=120)
+    first = run("train", "--config", config, "--set", "rules.last_roll_draw=true")
+    assert first.returncode == 0, first.stderr
+    assert "rules in force (not the defaults): last_roll_draw=true" in first.stdout
+    again = run("train", "--config", config)
+    assert again.returncode == 2 and "already holds a run" in again.stderr
+    assert again.stdout == ""  # no banner before the refusal
+    plain = run("eval", "heuristic", "random", "--games", 4)
+    assert "rules in force" not in plain.stdout and "(oin: a single win, 1 point;" in plain.stdout
+    draws = run("eval", "heuristic", "random", "--games", 4, "--rule", "last_roll_draw=true")
+    assert "rules in force (not the defaults): last_roll_draw=true" in draws.stdout
