@@ -95,6 +95,7 @@ TournamentResult run_tournament(const std::vector<std::string>& players,
                 ")");
   for (const auto& p : players) make_agent(p, options.rules);  // a bad spec fails before any game
   TournamentResult t;
+  t.rules = options.rules.non_default();
   t.players = players;
   const int n = static_cast<int>(players.size());
   const int total = n * (n - 1) / 2;
@@ -127,6 +128,7 @@ TournamentResult run_tournament(const std::vector<std::string>& players,
 
 std::string TournamentResult::to_text() const {
   std::string s;
+  if (!rules.empty()) s += "rules in force (not the defaults): " + rules + "\n";
   char buf[512];
   const int n = static_cast<int>(players.size());
   std::vector<int> order(static_cast<size_t>(n));

@@ -54,6 +54,7 @@ struct TournamentResult {
   std::vector<TournamentMatch> matches;
   std::vector<Rating> ratings;  // per player, anchored at player 0
   bool stopped = false;         // should_stop ended it before every match was played
+  std::string rules;            // the rules that differ from the defaults (stated by to_text)
   std::string to_text() const;  // ratings table (best first) and a cross table
   std::string to_csv() const;   // one row per player
   std::string to_json() const;
