@@ -40,7 +40,14 @@ void add_selfplay_command(CLI::App& app, AgentBySpec make_agent) {
     // Opened before the games (a path that cannot be written stops the run at once), and the
     // file appears whole once every game is written.
     std::optional<AtomicFileWriter> rec;
-    if (!a->record.empty()) rec.emplace("record file", a->record);
+    auto recording = [](auto&& step) {  // a record file's error, named by the command
+      try {
+        step();
+      } catch (const Error& e) {
+        throw Error(std::string("selfplay: ") + e.what());
+      }
+    };
+    if (!a->record.empty()) recording([&] { rec.emplace("record file", a->record); });
     Rng dice_rng(a->seed), agent_rng(a->seed ^ 0xA5A5A5A5ull);
     long long wins[2] = {0, 0}, mars[2] = {0, 0}, draws = 0;
     long turns = 0;
@@ -50,7 +57,7 @@ void add_selfplay_command(CLI::App& app, AgentBySpec make_agent) {
       game.set_name(Side::White, white->spec());  // the record's players
       game.set_name(Side::Black, black->spec());
       GameSummary s = play_game(*white, *black, rules, dice_rng, agent_rng, rec ? &game : nullptr);
-      if (rec) rec->write(write_record(game) + "\n");
+      if (rec) recording([&] { rec->write(write_record(game) + "\n"); });
       turns += s.turns;
       if (s.outcome.is_draw())
         ++draws;
@@ -70,7 +77,7 @@ void add_selfplay_command(CLI::App& app, AgentBySpec make_agent) {
                 static_cast<double>(turns) / static_cast<double>(a->games),
                 static_cast<double>(a->games) / secs);
     if (rec) {
-      rec->commit();
+      recording([&] { rec->commit(); });
       std::printf("records written to %s\n", a->record.c_str());
     }
   });

@@ -79,11 +79,16 @@ TEST(ReviewCli, ConvertGoesToMatAndBackAndReviewReadsMat) {
   EXPECT_NE(slurp(mat).find(" 1 point match"), std::string::npos);
   const CliRun to_record = run_nardy(dir, {"convert", mat, back});
   ASSERT_EQ(to_record.exit_code, 0) << to_record.err;
-  // The game of the record, now inside a 1-point match record.
+  // The game of the record, now inside a 1-point match record, its players' names the match's.
   const std::string original = slurp(record), converted = slurp(back);
   std::string body = original.substr(original.find('\n') + 1);   // after "nardy-record 1"
   while (!body.empty() && body.back() == '\n') body.pop_back();  // selfplay adds a blank line
+  const std::string names = "white heuristic\nblack heuristic\n";
+  ASSERT_NE(body.find(names), std::string::npos) << original;
+  body.erase(body.find(names), names.size());
   EXPECT_NE(converted.find(body), std::string::npos) << converted;
+  EXPECT_NE(converted.find("player 0 heuristic\nplayer 1 heuristic\n"), std::string::npos)
+      << converted;
   const std::string json = dir.file("r.json");
   ASSERT_EQ(run_nardy(dir, {"review", mat, "--json", json}).exit_code, 0);
   ASSERT_EQ(run_nardy(dir, {"review", back, "--json", dir.file("s.json")}).exit_code, 0);
