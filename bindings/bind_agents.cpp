@@ -105,6 +105,9 @@ py::list play(const py::object& white, const py::object& black, int64_t games, c
     games_played.reserve(static_cast<size_t>(games));
     for (int64_t g = 0; g < games; ++g) {
       Game game(r);
+      for (const auto& [side, spec] : {std::pair{Side::White, wa.spec()}, {Side::Black, ba.spec()}})
+        if (printable_message(spec) == spec && spec.find('\n') == std::string::npos)
+          game.set_name(side, spec);  // the players, as selfplay's records name them
       play_game(wa, ba, r, dice_rng, agent_rng, &game, max_turns);
       games_played.push_back(std::move(game));
     }

@@ -232,6 +232,8 @@ void bind_game(py::module_& m) {
           throw Error("random_game: max_turns must be at least 1, got " +
                       std::to_string(max_turns));
         Game game(r);
+        game.set_name(Side::White, "random");  // as selfplay's record names its players
+        game.set_name(Side::Black, "random");
         {
           py::gil_scoped_release nogil;
           RandomAgent white, black;

@@ -47,6 +47,7 @@ int write_all(int fd, std::string_view bytes) {
       if (errno == EINTR) continue;
       return errno;
     }
+    if (n == 0) return ENOSPC;  // no progress: the device takes no more
     bytes.remove_prefix(static_cast<size_t>(n));
   }
   return 0;
