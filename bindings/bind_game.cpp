@@ -176,7 +176,7 @@ void bind_game_class(py::module_& m) {
           "resulting Position. Raises NardyError if it is not legal with d1-d2.")
       .def("undo", &Game::undo, "Takes back the last turn; False when there is none")
       .def_property_readonly(
-          "names", [](const Game& g) { return g.names(); },
+          "names", [](const Game& g) { return py::make_tuple(g.names()[0], g.names()[1]); },
           "(White's name, Black's name), '' when unnamed; written to and read from the record")
       .def("set_name", &Game::set_name, py::arg("side"), py::arg("name"),
            "Names the player of `side` (printable text on one line)")
