@@ -77,12 +77,7 @@ std::string record_to_mat(const std::string& text) {
   const size_t first = text.find("nardy-");
   if (first != std::string::npos && text.compare(first, 11, "nardy-match") == 0)
     return write_mat(read_match_record(text));
-  const Game game = read_record(text);
-  if (!(game.start() == Position::start()))
-    throw Error("record_to_mat: the game starts from a position other than the start");
-  Match m(1, game.rules(), 0);
-  m.current_game() = game;
-  return write_mat(m);
+  return write_mat(match_of_game(read_record(text), "record_to_mat"));
 }
 
 py::object nan_to_none(double v) {

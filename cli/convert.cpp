@@ -29,10 +29,7 @@ Match match_of_record(const std::string& text, const std::string& source) {
   if (!(games[0].start() == Position::start()))
     throw Error("convert: " + source +
                 " starts from a position other than the start, which a .mat file cannot hold");
-  Match m(1, games[0].rules(), 0);
-  m.current_game() = games[0];
-  m.names = games[0].names();  // player 0 is White
-  return m;
+  return match_of_game(games[0], "convert");
 }
 
 }  // namespace

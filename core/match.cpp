@@ -129,6 +129,15 @@ struct Line {
 
 }  // namespace
 
+Match match_of_game(const Game& game, std::string_view what) {
+  if (!(game.start() == Position::start()))
+    throw Error(std::string(what) + ": the game starts from a position other than the start");
+  Match m(1, game.rules(), 0);
+  m.current_game() = game;
+  m.names = game.names();
+  return m;
+}
+
 Match read_match_record(std::string_view text) {
   // Split into lines, keeping their numbers.
   std::vector<Line> lines;

@@ -132,5 +132,8 @@ class Match {
 std::string write_match_record(const Match& match);
 // Replays a match record (see the header comment). Throws Error naming the line and the problem.
 Match read_match_record(std::string_view text);
+// One game from the start as a match to 1 point, its players' names the match's (player 0 is
+// White). Throws Error when the game starts elsewhere (`what` names the caller).
+Match match_of_game(const Game& game, std::string_view what);
 
 }  // namespace nardy

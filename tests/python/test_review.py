@@ -96,7 +96,10 @@ def test_mat_files_convert_both_ways_and_review():
     assert " 1 point match" in mat and "Wins" in mat
     record = nardy.mat_to_record(mat)
     assert record.startswith("nardy-match 1")
-    assert game.record().strip() in record
+    body = "".join(line for line in game.record().splitlines(True)
+                   if not line.startswith(("white ", "black ")))
+    assert body.strip() in record  # the game, its players' names now the match's
+    assert "player 0 heuristic\nplayer 1 random\n" in record
     assert nardy.record_to_mat(record) == mat
     assert nardy.review(mat).to_json() == nardy.review(record).to_json()
     # Black's first move written in absolute points instead of its own numbering: a clear error.
