@@ -43,7 +43,7 @@ std::vector<BenchRow> bench_summary(const SummaryBenchOptions& o) {
   {
     const int64_t games = scaled(3000, o.scale);
     NetShape shape;  // the default bench net: raw encoder, 128 sigmoid hidden units
-    shape.num_outputs = o.rules.last_roll_draw ? 4 : 3;
+    shape.num_outputs = value_outputs(o.rules);
     const TrainBenchResult r = bench_train(shape, "fast", games, 1, 1, o.rules);
     rows.push_back({"TD training", r.games_per_s(), "games/s", std::to_string(r.turns) + " turns",
                     "nardy bench train --games " + std::to_string(games) + " --threads 1"});
@@ -53,7 +53,7 @@ std::vector<BenchRow> bench_summary(const SummaryBenchOptions& o) {
     // same instruction set's peak on this core.
     const SimdPath path = active_simd_path();
     NetShape shape;
-    shape.num_outputs = o.rules.last_roll_draw ? 4 : 3;
+    shape.num_outputs = value_outputs(o.rules);
     const KernelBenchResult r = bench_kernels(path, shape, 0.3 * std::min(o.scale, 1.0));
     const std::string name = simd_path_name(path);
     const std::string command = "nardy bench kernels --path " + name;

@@ -42,12 +42,12 @@ void bind_labels(py::module_& m) {
          int top) {
         LabelOptions o;
         o.games = games;
-        o.player = player;
+        o.players = parse_agent_specs(player, "label: player");
         o.explore = explore;
         o.sample = sample;
         o.candidates = candidates;
         o.top = top;
-        o.labeler = labeler;
+        o.labeler = parse_agent_spec(labeler);
         o.rollouts = rollouts;
         o.threads = threads;
         o.seed = seed;

@@ -308,9 +308,9 @@ NetAgentOptions net_options(int ply, double noise, int filter_keep, double filte
   NetAgentOptions o;
   o.ply = ply;
   o.noise = noise;
-  o.filter_keep = filter_keep;
-  o.filter_delta = filter_delta;
-  o.cache_bits = cache_bits;
+  o.search.filter_keep = filter_keep;
+  o.search.filter_delta = filter_delta;
+  o.search.cache_bits = cache_bits;
   o.backend = backend;
   return o;
 }
@@ -413,8 +413,10 @@ void bind_value_net(py::module_& m) {
                 net, net_options(ply, noise, filter_keep, filter_delta, cache_bits, backend),
                 "net:<memory>" + (ply ? ":ply=" + std::to_string(ply) : std::string()));
           },
-          py::arg("ply") = 0, py::arg("noise") = 0.0, py::arg("filter_keep") = 8,
-          py::arg("filter_delta") = 0.16, py::arg("cache_bits") = 16, py::arg("backend") = "auto",
+          py::arg("ply") = 0, py::arg("noise") = 0.0,
+          py::arg("filter_keep") = SearchOptions{}.filter_keep,
+          py::arg("filter_delta") = SearchOptions{}.filter_delta,
+          py::arg("cache_bits") = SearchOptions{}.cache_bits, py::arg("backend") = "auto",
           "An agent playing with this net (shared, not copied), options as in 'net:PATH:ply=N:...'")
       .def("parameters", &net_parameters,
            "Copies of the parameters as NumPy float32 arrays [w0, b0, w1, b1, ...], input layer "

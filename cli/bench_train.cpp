@@ -48,7 +48,7 @@ void add_bench_train_command(CLI::App& bench) {
     NetShape shape;
     shape.encoder = a->encoder;
     shape.hidden = a->hidden;
-    shape.num_outputs = rules.last_roll_draw ? 4 : 3;
+    shape.num_outputs = value_outputs(rules);
     auto run = [&](const std::string& backend, long games) {
       const int threads = a->threads;
       bench_train(shape, backend, std::min(games, 20L), threads, a->seed + 1, rules, a->merge_every,

@@ -12,6 +12,7 @@ namespace nardy::cli {
 void add_label_command(CLI::App& app) {
   struct Args {
     LabelOptions o;
+    std::string player = "default", labeler = "default:ply=1";  // parsed into o
     std::string out, luck_head;
     bool exact_luck = false;
     double interval = 10;
@@ -28,7 +29,7 @@ void add_label_command(CLI::App& app) {
       "The file format is documented in selfplay/training/label_file.h.");
   cmd->add_option("--out", a->out, "Label file to create or continue")->required();
   add_games_option(*cmd, a->o.games, "Total games the file should hold");
-  cmd->add_option("--player", a->o.player,
+  cmd->add_option("--player", a->player,
                   "Agent spec playing the games, or a comma-separated list of specs: each game's "
                   "White and Black drawn from it")
       ->capture_default_str();
@@ -47,7 +48,7 @@ void add_label_command(CLI::App& app) {
                   "one random result (on the turns drawn by --candidates; 0: random)")
       ->capture_default_str()
       ->check(CLI::Range(0, 1000));
-  cmd->add_option("--labeler", a->o.labeler,
+  cmd->add_option("--labeler", a->labeler,
                   "Net spec whose value at its ply is the target (e.g. default:ply=2), or the "
                   "rollout agent with --rollouts")
       ->capture_default_str();
@@ -65,8 +66,10 @@ void add_label_command(CLI::App& app) {
   cmd->callback([a] {
     a->o.world = &process_world();
     a->o.rules = rules_from(a->rules);
+    a->o.players = parse_agent_specs(a->player, "label: player");
+    a->o.labeler = parse_agent_spec(a->labeler);
     if (a->o.rollouts > 0 && !a->exact_luck)
-      a->o.luck_head = luck_head_option(a->luck_head, a->o.labeler, "", a->o.rules);
+      a->o.luck_head = luck_head_option(a->luck_head, a->labeler, "", a->o.rules);
     const bool root = a->o.world->is_root();  // reports; every rank labels its share
     const bool live = root && isatty(STDOUT_FILENO);
     auto last = std::chrono::steady_clock::now();

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "core/position.h"
+#include "core/rules.h"
 #include "nn/encoder.h"
 #include "nn/evaluation.h"
 
@@ -60,9 +61,15 @@ struct NetShape {
   std::string encoder = "raw-v1";  // encoder id
   std::vector<int> hidden = {128};
   Activation activation = Activation::Sigmoid;
-  int num_outputs = 3;  // 3, or 4 when draws are possible (last_roll_draw)
+  int num_outputs = 3;  // value_outputs(rules): 3, or 4 when draws are possible
   bool operator==(const NetShape&) const = default;
 };
+
+// The value outputs a net for `rules` has: win, win_mars and lose_mars, and a fourth, draw,
+// where the last roll can draw (last_roll_draw).
+inline int value_outputs(const Rules& rules) {
+  return rules.last_roll_draw ? 4 : 3;
+}
 
 // Hidden widths as text, input side first: "256", "64-32".
 inline std::string hidden_name(const std::vector<int>& hidden) {

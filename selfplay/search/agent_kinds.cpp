@@ -46,9 +46,59 @@ std::vector<std::string> split_agent_specs(const std::string& list, const std::s
   return specs;
 }
 
+AgentSpec parse_agent_spec(std::string_view text) {
+  AgentSpec s;
+  s.text = std::string(text);
+  if (text == "random") {
+    s.kind = AgentSpec::Kind::Random;
+  } else if (text == "heuristic") {
+    s.kind = AgentSpec::Kind::Heuristic;
+  } else if (auto net = net_agent_spec(text)) {
+    s.kind = AgentSpec::Kind::Net;
+    s.path = std::move(net->path);
+    s.options = net->options;
+  } else {
+    throw unknown_agent_kind(text);
+  }
+  return s;
+}
+
+std::vector<AgentSpec> parse_agent_specs(const std::string& list, const std::string& what) {
+  std::vector<AgentSpec> specs;
+  for (const std::string& text : split_agent_specs(list, what))
+    specs.push_back(parse_agent_spec(text));
+  return specs;
+}
+
+std::string agent_specs_text(const std::vector<AgentSpec>& specs) {
+  std::string s;
+  for (const AgentSpec& spec : specs) s += (s.empty() ? "" : ",") + spec.text;
+  return s;
+}
+
+AgentSpec net_spec_at(const std::string& path, int ply) {
+  AgentSpec s;
+  s.kind = AgentSpec::Kind::Net;
+  s.path = path;
+  s.options.ply = ply;
+  s.text = "net:" + path + (ply > 0 ? ":ply=" + std::to_string(ply) : "");
+  return s;
+}
+
+AgentSpec without_race_net(AgentSpec spec) {
+  if (!spec.is_net()) return spec;
+  spec.options.race_net = false;
+  spec.text += ":race_net=0";
+  return spec;
+}
+
+AgentMaker checked_agent_maker(const AgentSpec& spec, const Rules& rules) {
+  build_agent(spec, rules);
+  return [spec, rules] { return build_agent(spec, rules); };
+}
+
 AgentMaker checked_agent_maker(const std::string& spec, const Rules& rules) {
-  make_agent(spec, rules);
-  return [spec, rules] { return make_agent(spec, rules); };
+  return checked_agent_maker(parse_agent_spec(spec), rules);
 }
 
 std::string rules_difference(const std::string& trained, const Rules& played) {
@@ -95,25 +145,32 @@ void warn_other_rules(const ValueNet& net, const std::string& path, std::string_
 
 }  // namespace
 
-std::unique_ptr<Agent> make_agent(std::string_view spec, const Rules& rules) {
-  if (auto basic = make_basic_agent(spec)) return basic;
-  if (auto net_spec = net_agent_spec(spec)) {
-    ValueNet net = [&] {
-      try {
-        return load_shared_net(net_spec->path);
-      } catch (const Error& e) {
-        throw Error("agent " + quote(spec) + ": " + e.what());
-      }
-    }();
-    warn_other_rules(net, net_spec->path, spec, rules);
-    return make_net_agent(net, net_spec->options, rules, std::string(spec));
+std::unique_ptr<Agent> build_agent(const AgentSpec& spec, const Rules& rules) {
+  switch (spec.kind) {
+    case AgentSpec::Kind::Random:
+    case AgentSpec::Kind::Heuristic:
+      return make_basic_agent(spec.text);
+    case AgentSpec::Kind::Net: {
+      ValueNet net = [&] {
+        try {
+          return load_shared_net(spec.path);
+        } catch (const Error& e) {
+          throw Error("agent " + quote(spec.text) + ": " + e.what());
+        }
+      }();
+      warn_other_rules(net, spec.path, spec.text, rules);
+      return make_net_agent(net, spec.options, rules, spec.text);
+    }
   }
-  throw unknown_agent_kind(spec);
+  throw unknown_agent_kind(spec.text);
+}
+
+std::unique_ptr<Agent> make_agent(std::string_view spec, const Rules& rules) {
+  return build_agent(parse_agent_spec(spec), rules);
 }
 
 std::string without_race_net(std::string_view spec) {
-  const std::string s(spec);
-  return net_agent_spec(s) ? s + ":race_net=0" : s;
+  return without_race_net(parse_agent_spec(spec)).text;
 }
 
 }  // namespace nardy

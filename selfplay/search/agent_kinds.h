@@ -7,8 +7,12 @@
 //   (selfplay/search/shipped_models.h) default[:ply=N][:...]               the default shipped
 //   model (model:<kDefaultModel>)
 //
-// A new kind of agent is added here: a branch in make_agent, a line above, and its name in
-// unknown_agent_kind's list (selfplay/agents/agent.cpp).
+// Inside the program an agent travels as an AgentSpec: its text is parsed once, at the edge that
+// reads it (the command line, Python, a config, the HTTP API, the engine protocol), and what
+// follows passes the typed value. The text is kept for people and files.
+//
+// A new kind of agent is added here: a Kind, a branch in parse_agent_spec and make_agent, a
+// line above, and its name in unknown_agent_kind's list (selfplay/agents/agent.cpp).
 #pragma once
 
 #include <memory>
@@ -23,14 +27,41 @@
 
 namespace nardy {
 
+// An agent spec, parsed.
+struct AgentSpec {
+  enum class Kind { Random, Heuristic, Net };
+  Kind kind = Kind::Random;
+  // What the spec prints (Agent::spec(), label and benchmark headers): the text it was parsed
+  // from, or what the builders below write.
+  std::string text;
+  std::string path;         // Net: the checkpoint (a model's file, found when parsed)
+  NetAgentOptions options;  // Net
+  bool is_net() const { return kind == Kind::Net; }
+};
+
+// Parses a spec. Throws Error naming it on an unknown kind, a bad option or a model not found.
+AgentSpec parse_agent_spec(std::string_view text);
+// The specs of a comma-separated list (split_agent_specs), each parsed.
+std::vector<AgentSpec> parse_agent_specs(const std::string& list, const std::string& what);
+// The texts of `specs` joined by commas: the list they were parsed from.
+std::string agent_specs_text(const std::vector<AgentSpec>& specs);
+// The net at `path` searching at `ply`: "net:PATH", then ":ply=N" when N > 0.
+AgentSpec net_spec_at(const std::string& path, int ply);
+// `spec` told not to use the race net (nets: race_net off, ":race_net=0" appended to the text);
+// any other kind as it is. What a run or a build that does without the race net plays with.
+AgentSpec without_race_net(AgentSpec spec);
+
 // Creates an agent from its spec for the given rules. Throws Error naming the spec on an
 // unknown kind, a bad option or a checkpoint that cannot be found or loaded. A net trained
 // under other rules (its checkpoint's info.rules, rules_difference below) is used, with one
 // warning on stderr per checkpoint and rules in the process.
+std::unique_ptr<Agent> build_agent(const AgentSpec& spec, const Rules& rules);
+// The same from the text (parse_agent_spec, then build_agent).
 std::unique_ptr<Agent> make_agent(std::string_view spec, const Rules& rules);
 
 // A maker of fresh agents of `spec` (one per worker thread), the spec checked here first, on
 // the calling thread, so a bad spec is one clear error before any worker starts.
+AgentMaker checked_agent_maker(const AgentSpec& spec, const Rules& rules);
 AgentMaker checked_agent_maker(const std::string& spec, const Rules& rules);
 
 // The specs of a comma-separated list of agents ("random,heuristic,model:nardy-td-1:noise=0.3";
@@ -47,8 +78,7 @@ std::string rules_difference(const std::string& trained, const Rules& played);
 // for every other kind. Throws Error naming the spec on bad options or a model not found.
 std::optional<NetAgentSpec> net_agent_spec(std::string_view spec);
 
-// `spec` told not to use the race net (net agents: `:race_net=0` appended, net_agent.h); any
-// other kind as it is. What a run or a build that does without the race net plays with.
+// The text form of without_race_net (`:race_net=0` appended to a net's spec).
 std::string without_race_net(std::string_view spec);
 
 }  // namespace nardy

@@ -70,18 +70,7 @@ void check_options(const NetAgentOptions& o, const std::string& spec) {
   auto fail = [&](const std::string& what) { throw Error("agent " + quote(spec) + ": " + what); };
   if (o.ply < 0 || o.ply > 4) fail("ply must be 0..4 (got " + std::to_string(o.ply) + ")");
   if (!(o.noise >= 0)) fail("noise must be >= 0 (got " + std::to_string(o.noise) + ")");
-  if (o.filter_keep < 1)
-    fail("filter keep K must be >= 1 (got " + std::to_string(o.filter_keep) + ")");
-  if (!(o.filter_delta >= 0))
-    fail("filter delta D must be >= 0 (got " + std::to_string(o.filter_delta) + ")");
-  if (o.inner_keep < 1)
-    fail("inner filter keep K must be >= 1 (got " + std::to_string(o.inner_keep) + ")");
-  if (!(o.inner_delta >= 0))
-    fail("inner filter delta D must be >= 0 (got " + std::to_string(o.inner_delta) + ")");
-  if (!(o.blend >= 0 && o.blend <= 1))
-    fail("blend must be 0..1 (got " + std::to_string(o.blend) + ")");
-  if (o.cache_bits < 0 || o.cache_bits > 28)
-    fail("cache bits must be 0..28 (got " + std::to_string(o.cache_bits) + ")");
+  if (const std::string problem = search_options_problem(o.search); !problem.empty()) fail(problem);
   if (o.backend != "auto" && o.backend != "fast" && o.backend != "libtorch")
     fail("backend must be auto, fast or libtorch (got " + quote(o.backend) + ")");
 }
@@ -89,13 +78,7 @@ void check_options(const NetAgentOptions& o, const std::string& spec) {
 }  // namespace
 
 SearchOptions net_search_options(const NetAgentOptions& o) {
-  SearchOptions s;
-  s.filter_keep = o.filter_keep;
-  s.filter_delta = o.filter_delta;
-  s.inner_keep = o.inner_keep;
-  s.inner_delta = o.inner_delta;
-  s.blend = o.blend;
-  s.cache_bits = o.cache_bits;
+  SearchOptions s = o.search;
   s.tables = o.tables ? default_bearoff_table() : nullptr;
   s.race_net = o.tables && o.race_net ? default_shipped_race_net() : nullptr;
   return s;
@@ -226,12 +209,13 @@ NetAgentSpec parse_net_agent_spec(std::string_view args, std::string_view whole_
                     " must be K,D (e.g. " + key + "=8,0.16)");
       const int k = parse_number<int>(value.substr(0, comma), spec, key + " K");
       const double d = parse_number<double>(value.substr(comma + 1), spec, key + " D");
-      (key == "filter" ? out.options.filter_keep : out.options.inner_keep) = k;
-      (key == "filter" ? out.options.filter_delta : out.options.inner_delta) = d;
+      SearchOptions& s = out.options.search;
+      (key == "filter" ? s.filter_keep : s.inner_keep) = k;
+      (key == "filter" ? s.filter_delta : s.inner_delta) = d;
     } else if (key == "blend") {
-      out.options.blend = parse_number<double>(value, spec, key);
+      out.options.search.blend = parse_number<double>(value, spec, key);
     } else if (key == "cache") {
-      out.options.cache_bits = parse_number<int>(value, spec, key);
+      out.options.search.cache_bits = parse_number<int>(value, spec, key);
     } else if (key == "backend") {
       out.options.backend = std::string(value);
     } else if (key == "match") {

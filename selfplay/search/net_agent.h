@@ -71,13 +71,9 @@ namespace nardy {
 struct NetAgentOptions {
   int ply = 0;
   double noise = 0.0;
-  int filter_keep = 8;         // move filter: candidates kept at each search level
-  double filter_delta = 0.16;  // ... within this equity of the best
-  int inner_keep = 1;          // the filter inside the tree (ply >= 2): the 0-ply best reply
-  double inner_delta = 0.0;
-  double blend = 0.6;  // ply 1: the 0-ply value's weight in a candidate's value
-  // ---- Extensions ----
-  int cache_bits = EvalCache::kDefaultBits;
+  // filter=, inner=, blend= and cache= (search.h has their defaults). Its race table and race
+  // net are not set here: `tables` and `race_net` below choose them (net_search_options).
+  SearchOptions search;
   std::string backend = "auto";  // auto | fast | libtorch
   bool match = true;             // score-aware when given match stakes
   bool tables = true;            // exact race values from default_bearoff_table()
@@ -152,7 +148,8 @@ class NetAgent final : public Agent {
   std::optional<GameStakes> stakes_;
 };
 
-// The search options (move filter, cache) of a NetAgent with `options`.
+// options.search with the race table and race net that options.tables and options.race_net
+// choose.
 SearchOptions net_search_options(const NetAgentOptions& options);
 
 // The choice NetAgent::choose makes among `scored` (Search::score_moves' output for a roll,

@@ -107,21 +107,28 @@ constexpr int kRaceNetKey = 100;
 
 Search::Search(Evaluator& evaluator, const Rules& rules, const SearchOptions& options)
     : evaluator_(evaluator), rules_(rules), options_(options), cache_(options.cache_bits) {
+  if (const std::string problem = search_options_problem(options); !problem.empty())
+    throw Error("search: " + problem);
   if (options.race_net) race_ = std::make_unique<RaceValuer>(options.tables, *options.race_net);
-  if (options.filter_keep < 1)
-    throw Error("search: filter keep must be at least 1 (got " +
-                std::to_string(options.filter_keep) + ")");
-  if (!(options.filter_delta >= 0))
-    throw Error("search: filter delta must be >= 0 (got " + std::to_string(options.filter_delta) +
-                ")");
-  if (options.inner_keep < 1)
-    throw Error("search: inner filter keep must be at least 1 (got " +
-                std::to_string(options.inner_keep) + ")");
-  if (!(options.blend >= 0 && options.blend <= 1))
-    throw Error("search: blend must be 0..1 (got " + std::to_string(options.blend) + ")");
-  if (!(options.inner_delta >= 0))
-    throw Error("search: inner filter delta must be >= 0 (got " +
-                std::to_string(options.inner_delta) + ")");
+}
+
+SearchOptions uniform_search_options() {
+  SearchOptions o;
+  o.inner_keep = o.filter_keep;
+  o.inner_delta = o.filter_delta;
+  o.blend = 0;
+  return o;
+}
+
+std::string search_options_problem(const SearchOptions& o) {
+  auto got = [](auto v) { return " (got " + std::to_string(v) + ")"; };
+  if (o.filter_keep < 1) return "filter keep K must be >= 1" + got(o.filter_keep);
+  if (!(o.filter_delta >= 0)) return "filter delta D must be >= 0" + got(o.filter_delta);
+  if (o.inner_keep < 1) return "inner filter keep K must be >= 1" + got(o.inner_keep);
+  if (!(o.inner_delta >= 0)) return "inner filter delta D must be >= 0" + got(o.inner_delta);
+  if (!(o.blend >= 0 && o.blend <= 1)) return "blend must be 0..1" + got(o.blend);
+  if (o.cache_bits < 0 || o.cache_bits > 28) return "cache bits must be 0..28" + got(o.cache_bits);
+  return "";
 }
 
 Search::Level& Search::level(int depth) {

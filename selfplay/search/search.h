@@ -15,10 +15,10 @@
 //   Inner filter: the same rule with its own `inner_keep`, `inner_delta` for the choices
 //          inside the tree — every reply chosen within value(pos, d) for d >= 2 (at d = 1 the
 //          replies are valued at 0-ply and no filter applies). The root's candidates
-//          (score_moves) use filter_keep/filter_delta. SearchOptions' defaults make the two
-//          equal (8, 0.16: every level filtered alike). gnubg chooses each reply inside its
-//          tree at 0-ply (eval.c: FindBestMovePlied(..., 0, ...) / FindBestMoveInEval in
-//          EvaluatePositionFull), i.e. inner_keep = 1.
+//          (score_moves) use filter_keep/filter_delta. The default, inner_keep = 1, chooses
+//          each reply inside the tree at 0-ply, as gnubg does (eval.c: FindBestMovePlied(..., 0,
+//          ...) / FindBestMoveInEval in EvaluatePositionFull); 8 and 0.16 filter every level
+//          like the root.
 //
 // Perspective: value(pos, d) is from pos's side to move. Evaluator outputs are from each
 // position's side to move; Evaluation::flipped() turns a candidate's value into the mover's.
@@ -91,19 +91,29 @@ class Evaluator {
   virtual std::string name() const = 0;
 };
 
+// The knobs of a search, with the defaults every net agent starts from (net_agent.h's options
+// hold one SearchOptions).
 struct SearchOptions {
   int filter_keep = 8;         // candidates kept per roll for a deeper look (>= 1)
   double filter_delta = 0.16;  // ... and only those within this equity of the best (>= 0)
-  int cache_bits = EvalCache::kDefaultBits;  // 2^bits cache slots (0 disables the cache)
+  int cache_bits = EvalCache::kDefaultBits;  // 2^bits cache slots (0..28; 0 disables the cache)
   const BearoffTable* tables = nullptr;      // exact race values where it covers (not owned)
   const RaceNet* race_net = nullptr;         // estimated values of other races (not owned)
   // At ply 1, a root candidate that passes the filter is valued (1 - blend) x its 1-ply value +
   // blend x its 0-ply value (0..1; 0: the plain 1-ply). An odd ply's values lean the other way
   // from an even ply's; the blend evens them out (net_agent.h `blend`, measured there).
-  double blend = 0.0;
-  int inner_keep = 8;         // the filter inside the tree (replies below the root's candidates)
-  double inner_delta = 0.16;  // ... (see "Inner filter" above)
+  double blend = 0.6;
+  int inner_keep = 1;        // the filter inside the tree (replies below the root's candidates)
+  double inner_delta = 0.0;  // ... (see "Inner filter" above)
 };
+
+// What is wrong with `options` ("inner filter keep K must be >= 1 (got 0)"), or "" when every
+// knob is in range. The Search constructor and the net agents' spec check both use it.
+std::string search_options_problem(const SearchOptions& options);
+
+// The defaults with every level of the tree filtered like the root (inner = filter) and no
+// 1-ply blend: the search of TD targets (td.target) and of the search's own tests.
+SearchOptions uniform_search_options();
 
 // One candidate of a roll, scored from the mover's view.
 struct ScoredMove {

@@ -744,7 +744,7 @@ NetShape TrainConfig::net_shape() const {
   s.encoder = encoder_by_name(net.encoder).id();
   s.hidden = net.hidden;
   s.activation = parse_activation(net.activation);
-  s.num_outputs = rules.last_roll_draw ? 4 : 3;
+  s.num_outputs = value_outputs(rules);
   return s;
 }
 

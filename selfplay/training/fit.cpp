@@ -109,7 +109,7 @@ FitRunResult fit_here(const FitRunOptions& options,
       return init;
     }
     NetShape shape = o.shape;
-    shape.num_outputs = rules.last_roll_draw ? 4 : 3;
+    shape.num_outputs = value_outputs(rules);
     return ValueNet::create(shape, o.net_seed);
   }();
   if (rules.last_roll_draw && net.shape().num_outputs < 4)

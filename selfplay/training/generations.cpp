@@ -88,11 +88,13 @@ struct State {
 };
 
 // "net:PATH" for the spec "current" (and "net:PATH:OPTIONS" for "current:OPTIONS").
-std::string substitute_current(const std::string& players, const std::string& current) {
-  std::string out;
+// The agents of a label set's `players` (config text), `current` standing for the net at
+// `current` with the options after it.
+std::vector<AgentSpec> players_of(const std::string& players, const std::string& current) {
+  std::vector<AgentSpec> out;
   for (const std::string& spec : split_agent_specs(players, "label.players")) {
     const bool is_current = spec == "current" || spec.starts_with("current:");
-    out += (out.empty() ? "" : ",") + (is_current ? "net:" + current + spec.substr(7) : spec);
+    out.push_back(parse_agent_spec(is_current ? "net:" + current + spec.substr(7) : spec));
   }
   return out;
 }
@@ -148,14 +150,14 @@ class Generations {
     return it->second;
   }
 
-  // `specs` (comma-separated) as the run's agents: with run.race_net false every net among them
-  // does without the race net (without_race_net), so it plays and labels as before it.
-  std::string run_agents(const std::string& specs) const {
-    if (c_.run.race_net) return specs;
-    std::string out;
-    for (const std::string& spec : split_agent_specs(specs, "agents"))
-      out += (out.empty() ? "" : ",") + without_race_net(spec);
-    return out;
+  // `spec` as the run's agent: with run.race_net false a net does without the race net
+  // (without_race_net), so it plays and labels as before it.
+  AgentSpec run_agent(AgentSpec spec) const {
+    return c_.run.race_net ? spec : without_race_net(std::move(spec));
+  }
+  std::vector<AgentSpec> run_agents(std::vector<AgentSpec> specs) const {
+    for (AgentSpec& spec : specs) spec = run_agent(std::move(spec));
+    return specs;
   }
 
   // Rank 0 runs `f` and sends its result (or its error) to every rank, which returns it (or
@@ -346,7 +348,7 @@ class Generations {
 
   // Throws unless the net has the outputs the rules need (a draw output with last_roll_draw).
   void check_outputs(const ValueNet& net, const std::string& path, const std::string& what) const {
-    const int outputs = c_.rules.last_roll_draw ? 4 : 3;
+    const int outputs = value_outputs(c_.rules);
     if (net.shape().num_outputs != outputs)
       throw Error(what + " " + quote_path(path) + " has " +
                   std::to_string(net.shape().num_outputs) + " outputs; the rules (" +
@@ -428,14 +430,12 @@ class Generations {
                     const std::string& gdir) {
     const TrainConfig::Label& label = at(g).label;
     LabelOptions o;
-    o.player = run_agents(substitute_current(set.players, current));
+    o.players = run_agents(players_of(set.players, current));
     o.explore = set.explore;
     o.sample = set.sample;
     o.candidates = set.candidates;
     o.top = set.top;
-    o.labeler = run_agents(
-        "net:" + current +
-        (label.rollouts > 0 || label.ply == 0 ? "" : ":ply=" + std::to_string(label.ply)));
+    o.labeler = run_agent(net_spec_at(current, label.rollouts > 0 ? 0 : label.ply));
     o.rollouts = label.rollouts;
     o.games = set.games;
     o.threads = c_.run.threads;
@@ -663,9 +663,8 @@ class Generations {
         throw file_error("generations: not a gate progress file", partial_path, e.what());
       }
     }
-    const std::string ply = gate.ply > 0 ? ":ply=" + std::to_string(gate.ply) : "";
-    const std::string a = run_agents("net:" + candidate + ply),
-                      b = run_agents("net:" + current + ply);
+    const AgentSpec a = run_agent(net_spec_at(candidate, gate.ply)),
+                    b = run_agent(net_spec_at(current, gate.ply));
     const int64_t chunk = (gate.chunk + 1) / 2 * 2;
     const int64_t most = (gate.games + 1) / 2 * 2;
     const auto t0 = Clock::now();
@@ -694,7 +693,8 @@ class Generations {
       };
       o.should_stop = [this] { return stop_requested(); };
       o.world = &world_;  // the ranks split the chunk's pairs; every rank gets every result
-      const ArenaResult part = run_arena(a, b, o);
+      const ArenaResult part =
+          run_arena(checked_agent_maker(a, o.rules), checked_agent_maker(b, o.rules), o);
       if (part.stopped) throw Stopped{};  // the chunk's finished pairs are dropped
       points.insert(points.end(), part.game_points.begin(), part.game_points.end());
       ++chunks;
@@ -703,8 +703,8 @@ class Generations {
                           json{{"chunks", chunks}, {"game_points", points}}.dump() + "\n");
       r = arena_statistics(points, sprt);
     }
-    r.a_spec = a;
-    r.b_spec = b;
+    r.a_spec = a.text;
+    r.b_spec = b.text;
     if (world_.is_root()) {
       write_file_atomic(done_path, r.to_json() + "\n");
       std::error_code ec;
@@ -721,8 +721,8 @@ class Generations {
   json benchmark(int g, const std::string& net) const {
     const BenchmarkSet set = read_set();
     const BenchmarkScore score =
-        score_benchmark(set, checked_agent_maker(run_agents("net:" + net), c_.rules), c_.rules,
-                        c_.run.threads, stage_seed(c_.run.seed, kBenchSalt, g, 0));
+        score_benchmark(set, checked_agent_maker(run_agent(net_spec_at(net, 0)), c_.rules),
+                        c_.rules, c_.run.threads, stage_seed(c_.run.seed, kBenchSalt, g, 0));
     json phases = {{"overall", score.overall.loss.mean}};
     for (const PhaseScore& p : score.phases) phases[p.phase] = p.loss.mean;
     char buf[160];

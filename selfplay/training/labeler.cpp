@@ -61,15 +61,16 @@ void check_options(const LabelOptions& o) {
         "targets (no --rollouts)");
   if (o.top > 0 && !(o.candidates > 0))
     fail("top keeps the best results on the turns drawn with probability candidates, which is 0");
-  if (o.rollouts == 0 && !net_agent_spec(o.labeler))
-    fail("labeler '" + o.labeler +
+  if (o.players.empty()) fail("no player agents");
+  if (o.rollouts == 0 && !o.labeler.is_net())
+    fail("labeler '" + o.labeler.text +
          "' is not a net spec (net:PATH, model:NAME or default, with :ply=N); other agents label "
          "with --rollouts N");
 }
 
 // One thread's agents.
 struct Workers {
-  std::vector<std::unique_ptr<Agent>> players;  // one per spec of o.player
+  std::vector<std::unique_ptr<Agent>> players;  // one per spec of o.players
   std::unique_ptr<Agent> labeler;               // a NetAgent unless rollouts
   std::vector<ScoredMove> scored;               // scratch of the top-results ranking
 };
@@ -96,7 +97,8 @@ std::string label_game(uint32_t g, const LabelOptions& o, Workers& w) {
   for (int turn = 0; !game_outcome(pos, o.rules); ++turn) {
     if (turn >= kMaxTurns)
       throw Error("label: game " + std::to_string(g) + " did not end in " +
-                  std::to_string(kMaxTurns) + " turns (agent '" + o.player + "')");
+                  std::to_string(kMaxTurns) + " turns (agent '" + agent_specs_text(o.players) +
+                  "')");
     if (sample_rng.uniform() < o.sample) {
       kept.push_back(pos);
       sibling.push_back(false);
@@ -151,11 +153,10 @@ std::string label_game(uint32_t g, const LabelOptions& o, Workers& w) {
       ro.seed = mix_seed(rollout_seed + i);
       ro.rules = o.rules;
       // The rollout's own luck search values races as the labeller's spec says (race_net=0).
-      if (const auto net = net_agent_spec(o.labeler)) ro.race_net = net->options.race_net;
-      const std::string spec = o.labeler;
+      if (o.labeler.is_net()) ro.race_net = o.labeler.options.race_net;
       const Rules rules = o.rules;
       const RolloutResult res = rollout(
-          kept[i], [spec, rules] { return make_agent(spec, rules); }, {}, ro);
+          kept[i], [spec = o.labeler, rules] { return build_agent(spec, rules); }, {}, ro);
       const auto& a = res.adjusted;
       // Luck adjustment can push a mean slightly outside [0, 1]: clamp into a consistent target.
       auto clamp01 = [](double x) { return static_cast<float>(std::min(1.0, std::max(0.0, x))); };
@@ -181,11 +182,11 @@ std::string label_game(uint32_t g, const LabelOptions& o, Workers& w) {
 
 LabelHeader label_header(const LabelOptions& o) {
   LabelHeader h;
-  h.fields = {{"player", o.player},
+  h.fields = {{"player", agent_specs_text(o.players)},
               {"explore", number_text(o.explore)},
               {"sample", number_text(o.sample)},
               {"candidates", number_text(o.candidates)},
-              {"labeler", o.labeler},
+              {"labeler", o.labeler.text},
               {"rollouts", std::to_string(o.rollouts)},
               {"seed", std::to_string(o.seed)},
               {"tables", default_bearoff_table() ? default_bearoff_path() : "none"},
@@ -260,7 +261,7 @@ LabelProgress label_positions(const std::string& path, const LabelOptions& o,
   std::exception_ptr error;  // this rank's failure, sent at the next exchange
   std::string counts;
   try {
-    for (const auto& spec : split_agent_specs(o.player, "label: player"))
+    for (const AgentSpec& spec : o.players)
       make_players.push_back(checked_agent_maker(spec, o.rules));
     make_labeler = checked_agent_maker(o.labeler, o.rules);
     if (root) {

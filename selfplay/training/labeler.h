@@ -1,7 +1,7 @@
 // selfplay/training/labeler.h — labelled positions from self-play (`nardy label`).
 //
-// Game g (g = 0, 1, ...) is a game of the `player` agent against itself from the start, or, when
-// `player` is a comma-separated list of agent specs, of two agents drawn from it uniformly per
+// Game g (g = 0, 1, ...) is a game of the one agent of `players` against itself from the start,
+// or, when `players` holds several, of two agents drawn from them uniformly per
 // game and side (positions from games of diverse agents, as the position benchmark samples its
 // decisions; a one-spec file's records do not depend on this draw), with its own random streams
 // derived from (seed, g): dice, exploration (with probability `explore` a turn plays a
@@ -42,9 +42,11 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/rules.h"
 #include "selfplay/distributed/world.h"
+#include "selfplay/search/agent_kinds.h"
 #include "selfplay/training/label_file.h"
 
 namespace nardy {
@@ -52,12 +54,15 @@ namespace nardy {
 class LuckHead;  // selfplay/evaluation/luck_head.h
 
 struct LabelOptions {
-  std::string player = "default";  // agent spec(s) playing the games: "A" or "A,B,..."
-  double explore = 0.1;            // probability of a random move per turn, [0, 1]
-  double sample = 0.1;             // probability of keeping a position, (0, 1]
-  double candidates = 0;           // probability of keeping a random legal result, [0, 1]
+  // The agents playing the games: one, or several to draw White and Black from per game. The
+  // edges parse them (parse_agent_specs; `nardy label --player` is "default").
+  std::vector<AgentSpec> players;
+  double explore = 0.1;   // probability of a random move per turn, [0, 1]
+  double sample = 0.1;    // probability of keeping a position, (0, 1]
+  double candidates = 0;  // probability of keeping a random legal result, [0, 1]
   int top = 0;  // > 0: keep the turn's `top` best results (labeler's 0-ply) instead of one random
-  std::string labeler = "default:ply=1";      // net spec giving targets (its ply), or rollout agent
+  AgentSpec
+      labeler;  // the net giving targets at its ply, or the rollout agent (CLI: default:ply=1)
   int64_t rollouts = 0;                       // > 0: rollout trials per position instead of search
   std::shared_ptr<const LuckHead> luck_head;  // the rollouts' luck measure (null: exact)
   int64_t games = 100;                        // total games the file should hold

@@ -33,7 +33,7 @@ TdSelfPlayer::~TdSelfPlayer() = default;
 Evaluation TdSelfPlayer::search_value(const Position& pos, int ply) {
   if (!search_) {
     evaluator_ = std::make_unique<NetEvaluator>(net_);
-    SearchOptions options;
+    SearchOptions options = uniform_search_options();
     options.tables = tables_;  // exact race values, as the 0-ply targets use
     search_ = std::make_unique<Search>(*evaluator_, rules_, options);
   }

@@ -1,7 +1,8 @@
 // The jobs that write files, split across c10d Gloo ranks: `nardy label`'s label file and
 // `nardy benchmark build`'s set are the same bytes as one process's (fresh, resumed, and with
 // other agents' choices added), only rank 0 touches the file, a failure on rank 0 (a file of
-// other options) is an error on every rank; `nardy luck fit`'s positions are the same rows on every rank as one process's.
+// other options) is an error on every rank; `nardy luck fit`'s positions are the same rows on
+// every rank as one process's.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -34,11 +35,11 @@ std::string search_net() {
 // Heuristic games, 1-ply targets of the test net.
 LabelOptions label_options(int64_t games, int threads) {
   LabelOptions o;
-  o.player = "heuristic";
+  o.players = parse_agent_specs("heuristic", "player");
   o.explore = 0.2;
   o.sample = 0.05;
   o.candidates = 0.1;
-  o.labeler = "net:" + search_net() + ":ply=1";
+  o.labeler = parse_agent_spec("net:" + search_net() + ":ply=1");
   o.games = games;
   o.threads = threads;
   o.seed = 9;
@@ -120,7 +121,7 @@ TEST(DistributedLabel, ABadLabelerOnOneRankFailsEveryRank) {
     LabelOptions o = label_options(6, 1);
     o.world = &w;
     // Only rank 1 is given a labeler net that does not exist (a file missing on its machine).
-    if (w.rank() == 1) o.labeler = "net:" + tmp.file("missing.pt") + ":ply=1";
+    if (w.rank() == 1) o.labeler = parse_agent_spec("net:" + tmp.file("missing.pt") + ":ply=1");
     try {
       label_positions(tmp.file("bad.lbl"), o);
       return "completed";

@@ -44,21 +44,21 @@ TEST(NetAgentSpec, ParsesOptions) {
   EXPECT_EQ(s.path, "runs/a/ckpt-10.pt");
   EXPECT_EQ(s.options.ply, 2);
   EXPECT_DOUBLE_EQ(s.options.noise, 0.05);
-  EXPECT_EQ(s.options.filter_keep, 4);
-  EXPECT_DOUBLE_EQ(s.options.filter_delta, 0.1);
-  EXPECT_EQ(s.options.cache_bits, 10);
+  EXPECT_EQ(s.options.search.filter_keep, 4);
+  EXPECT_DOUBLE_EQ(s.options.search.filter_delta, 0.1);
+  EXPECT_EQ(s.options.search.cache_bits, 10);
   EXPECT_EQ(s.options.backend, "libtorch");
   NetAgentSpec d = parse_net_agent_spec("x.pt");
   EXPECT_EQ(d.options.ply, 0);
-  EXPECT_EQ(d.options.filter_keep, 8);
+  EXPECT_EQ(d.options.search.filter_keep, 8);
   // Inside the tree each reply is the opponent's 0-ply best by default (gnubg's choice).
-  EXPECT_EQ(d.options.inner_keep, 1);
-  EXPECT_DOUBLE_EQ(d.options.inner_delta, 0.0);
+  EXPECT_EQ(d.options.search.inner_keep, 1);
+  EXPECT_DOUBLE_EQ(d.options.search.inner_delta, 0.0);
   // The inner filter is its own option and reaches the search.
   NetAgentSpec in = parse_net_agent_spec("x.pt:ply=2:inner=2,0.04");
-  EXPECT_EQ(in.options.inner_keep, 2);
-  EXPECT_DOUBLE_EQ(in.options.inner_delta, 0.04);
-  EXPECT_EQ(in.options.filter_keep, 8);
+  EXPECT_EQ(in.options.search.inner_keep, 2);
+  EXPECT_DOUBLE_EQ(in.options.search.inner_delta, 0.04);
+  EXPECT_EQ(in.options.search.filter_keep, 8);
   const SearchOptions so = net_search_options(in.options);
   EXPECT_EQ(so.inner_keep, 2);
   // The 1-ply blend: 0.6 by default, reaching the search.

@@ -39,7 +39,7 @@ const RaceNet& shipped_net() {
 
 TEST(RaceNetSearch, RacesBeyondTheTableSkipTheEvaluatorAndAreNotExact) {
   RaceEvaluator ev;
-  SearchOptions o;
+  SearchOptions o = uniform_search_options();
   o.tables = &table(4);
   o.race_net = &shipped_net();
   Search search(ev, Rules{}, o);
@@ -79,7 +79,7 @@ TEST(RaceNetSearch, AContactPositionsRaceResultsKeepTheEvaluatorsValues) {
   const Position pos = Position::from_points(points, Side::White);
   ASSERT_FALSE(is_race(pos)) << format_pos(pos);
   RaceEvaluator ev;
-  SearchOptions o;
+  SearchOptions o = uniform_search_options();
   o.tables = &table(4);
   o.race_net = &shipped_net();
   Search search(ev, Rules{}, o);
@@ -108,10 +108,10 @@ TEST(RaceNetSearch, ShippedNetChoosesAlmostLikeALargerTable) {
   // the exact 6-point table.
   Rng rng(21);
   RaceEvaluator ev;
-  SearchOptions with_net;
+  SearchOptions with_net = uniform_search_options();
   with_net.tables = &table(4);
   with_net.race_net = &shipped_net();
-  SearchOptions formula;
+  SearchOptions formula = uniform_search_options();
   formula.tables = &table(4);
   Search a(ev, Rules{}, with_net), b(ev, Rules{}, formula);
   double loss_net = 0, loss_formula = 0;

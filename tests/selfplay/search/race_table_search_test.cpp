@@ -31,7 +31,11 @@ const BearoffTable& table4() {
 class SearchAgent final : public Agent {
  public:
   explicit SearchAgent(const BearoffTable* tables)
-      : search_(evaluator_, Rules{}, SearchOptions{8, 0.16, 16, tables}) {}
+      : search_(evaluator_, Rules{}, [&] {
+          SearchOptions o = uniform_search_options();
+          o.tables = tables;
+          return o;
+        }()) {}
   size_t choose(const Position& pos, Dice, const MoveList& moves, Rng&) override {
     search_.cache().new_generation();
     search_.score_moves(pos, moves, 0, scored_);
@@ -47,7 +51,7 @@ class SearchAgent final : public Agent {
 
 TEST(RaceTableSearch, CoveredRacesAreExactAtEveryDepthWithoutTheEvaluator) {
   RaceEvaluator ev;
-  SearchOptions o;
+  SearchOptions o = uniform_search_options();
   o.tables = &table4();
   Search search(ev, Rules{}, o);
   const Position pos = race_position({2, 3, 4, 6}, {0, 5, 5, 5}, Side::Black);
@@ -69,7 +73,7 @@ TEST(RaceTableSearch, CoveredRacesAreExactAtEveryDepthWithoutTheEvaluator) {
   }
   EXPECT_EQ(ev.positions, 0);  // the table answered everything
   // Without the table the evaluator is asked and nothing is exact.
-  Search plain(ev, Rules{});
+  Search plain(ev, Rules{}, uniform_search_options());
   plain.score_moves(pos, moves, 0, scored);
   EXPECT_FALSE(scored[0].exact);
   EXPECT_GT(ev.positions, 0);

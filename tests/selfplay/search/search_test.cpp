@@ -78,7 +78,7 @@ TEST(Search, OnePlyBlocksTheOpponentsOnlyEscapeRolls) {
   const Rules rules;
   MoveList moves = legal_moves(pos, Dice{3, 2}, rules);
   ConstantEvaluator constant;
-  Search search(constant, rules);
+  Search search(constant, rules, uniform_search_options());
   std::vector<ScoredMove> scored;
   // When White plays 3-2 at 1-ply with an evaluator that sees every position as even,
   search.score_moves(pos, moves, 1, scored);
@@ -97,7 +97,7 @@ TEST(Search, OnePlyBlocksTheOpponentsOnlyEscapeRolls) {
 TEST(Search, OnePlyValuesEqualTheBruteForceExpectimax) {
   const Rules rules;
   HashEvaluator hash;
-  SearchOptions so;
+  SearchOptions so = uniform_search_options();
   so.filter_keep = so.inner_keep = 1000;
   so.filter_delta = so.inner_delta = 100;  // no filter: every candidate gets the full value
   Search search(hash, rules, so);
@@ -125,7 +125,7 @@ TEST(Search, OnePlyValuesEqualTheBruteForceExpectimax) {
 TEST(Search, TheOnePlyBlendMixesEachCandidatesOnePlyAndZeroPlyValues) {
   const Rules rules;
   HashEvaluator hash;
-  SearchOptions so;
+  SearchOptions so = uniform_search_options();
   so.filter_keep = 1000;
   so.filter_delta = 100;  // every candidate searched
   so.blend = 0.25;
@@ -157,7 +157,7 @@ TEST(Search, TwoPlyEqualsBruteForceOnASmallEndgame) {
   const Position pos = parse_pos("1,0,0,1,0,1,0,0,0,0,0,0,-1,0,-1,0,0,-1,0,0,0,0,0,0 w");
   const Rules rules;
   HashEvaluator hash;
-  SearchOptions so;
+  SearchOptions so = uniform_search_options();
   so.filter_keep = so.inner_keep = 1000;
   so.filter_delta = so.inner_delta = 100;
   Search search(hash, rules, so);
@@ -179,7 +179,7 @@ TEST(Search, RepliesByMatchWinningChanceEqualTheBruteForceExpectimax) {
   const Position pos = parse_pos("1,0,0,1,0,1,0,0,0,0,0,0,-1,0,-1,0,0,-1,0,0,0,0,0,0 w");
   const Rules rules;
   HashEvaluator hash;
-  SearchOptions so;
+  SearchOptions so = uniform_search_options();
   so.filter_keep = so.inner_keep = 1000;
   so.filter_delta = so.inner_delta = 100;
   Search search(hash, rules, so);
@@ -209,7 +209,7 @@ TEST(Search, RepliesByMatchWinningChanceEqualTheBruteForceExpectimax) {
 TEST(Search, FilterKeepsTheBestKWithinDelta) {
   const Rules rules;
   HashEvaluator hash;
-  SearchOptions so;
+  SearchOptions so = uniform_search_options();
   so.filter_keep = 2;
   Search search(hash, rules, so);
   const Position pos = random_game_position(5, 20);
@@ -229,7 +229,7 @@ TEST(Search, FilterKeepsTheBestKWithinDelta) {
                 one[static_cast<size_t>(k)].index == zero[1].index);
   }
   // A zero delta keeps only the 0-ply best.
-  SearchOptions narrow;
+  SearchOptions narrow = uniform_search_options();
   narrow.filter_delta = 0;
   Search s2(hash, rules, narrow);
   s2.score_moves(pos, moves, 1, one);
@@ -283,7 +283,7 @@ TEST(Search, InnerFilterKeepsAtMostKWithinDeltaOfEachReply) {
     const Evaluation all = filtered_value(pos, 2, rules, 1000, 100, unfiltered_nodes);
     for (const auto& [keep, delta] : {std::pair{1, 0.0}, {2, 0.04}, {3, 0.1}, {8, 0.16}}) {
       // Given a search whose inner filter keeps `keep` within `delta`, without a cache,
-      SearchOptions so;
+      SearchOptions so = uniform_search_options();
       so.inner_keep = keep;
       so.inner_delta = delta;
       so.cache_bits = 0;
@@ -315,7 +315,7 @@ TEST(Search, InnerFilterLeavesTheRootFilterAndOnePlyAlone) {
   const Position pos = random_game_position(9, 22);
   MoveList moves = legal_moves(pos, Dice{5, 3}, rules);
   ASSERT_GT(moves.size(), 8u);
-  SearchOptions old_opts, tiered;
+  SearchOptions old_opts = uniform_search_options(), tiered = uniform_search_options();
   old_opts.filter_delta = tiered.filter_delta = 1.0;  // several candidates reach 2-ply
   tiered.inner_keep = 1;
   tiered.inner_delta = 0;
@@ -347,7 +347,7 @@ TEST(Search, InnerFilterLeavesTheRootFilterAndOnePlyAlone) {
 TEST(Search, RepeatedPositionsAreEvaluatedOnce) {
   const Rules rules;
   RaceEvaluator race;
-  Search search(race, rules);
+  Search search(race, rules, uniform_search_options());
   const Position pos = random_game_position(8, 25);
   const Evaluation first = search.evaluate(pos, 1);
   const uint64_t sent = search.evaluator_positions();
@@ -368,7 +368,7 @@ TEST(Search, RepeatedPositionsAreEvaluatedOnce) {
   search.score_moves(pos, moves, 0, scored);
   EXPECT_EQ(search.evaluator_positions(), after_rank);
   // Without a cache every call goes to the evaluator.
-  SearchOptions none;
+  SearchOptions none = uniform_search_options();
   none.cache_bits = 0;
   Search uncached(race, rules, none);
   uncached.evaluate(pos, 1);
@@ -454,7 +454,7 @@ TEST(Search, ExactValuesAtTheEnd) {
 
 TEST(Search, BadOptionsAreErrors) {
   ConstantEvaluator c;
-  SearchOptions o;
+  SearchOptions o = uniform_search_options();
   o.filter_keep = 0;
   EXPECT_THROW(Search(c, Rules{}, o), Error);
   o.filter_keep = 3;

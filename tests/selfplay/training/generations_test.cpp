@@ -611,8 +611,8 @@ TEST_F(GenerationsTest, ExplicitSeedsGiveTheHandRunLabelAndFitCommands) {
   std::vector<std::string> files;
   for (int s = 0; s < 2; ++s) {
     LabelOptions o;
-    o.player = s == 0 ? "net:" + search_net() : "heuristic";
-    o.labeler = "net:" + search_net() + ":ply=1";
+    o.players = parse_agent_specs(s == 0 ? "net:" + search_net() : "heuristic", "player");
+    o.labeler = parse_agent_spec("net:" + search_net() + ":ply=1");
     o.sample = 0.2;
     o.explore = 0.05;
     o.candidates = s == 0 ? 0.2 : 0.3;

@@ -41,12 +41,17 @@ std::string search_net() {
 }
 
 // Small and quick: heuristic games, 1-ply targets of the test net.
+// The agents of a --player list, parsed as the edges parse them.
+std::vector<AgentSpec> players(const std::string& list) {
+  return parse_agent_specs(list, "label: player");
+}
+
 LabelOptions small_options(int64_t games, int threads) {
   LabelOptions o;
-  o.player = "heuristic";
+  o.players = players("heuristic");
   o.explore = 0.2;
   o.sample = 0.05;
-  o.labeler = "net:" + search_net() + ":ply=1";
+  o.labeler = parse_agent_spec("net:" + search_net() + ":ply=1");
   o.games = games;
   o.threads = threads;
   o.seed = 9;
@@ -168,9 +173,9 @@ TEST(Labeler, SameBytesForAnyThreadCountAndTargetsAreTheLabelersValues) {
   EXPECT_EQ(f.games, 12);
   EXPECT_EQ(static_cast<int64_t>(f.records.size()), p1.positions);
   ASSERT_GT(f.records.size(), 10u);  // ~90 turns a game, 5% kept
-  EXPECT_EQ(f.header.get("labeler"), small_options(1, 1).labeler);
+  EXPECT_EQ(f.header.get("labeler"), small_options(1, 1).labeler.text);
   EXPECT_EQ(f.header.get("sample"), "0.05");
-  auto labeler = make_agent(small_options(1, 1).labeler, Rules{});
+  auto labeler = build_agent(small_options(1, 1).labeler, Rules{});
   auto& net_agent = dynamic_cast<NetAgent&>(*labeler);
   std::set<uint32_t> games;
   for (const auto& r : f.records) {
@@ -252,7 +257,7 @@ TEST(Labeler, TopKeepsTheRollsBestResultsByTheLabelersZeroPly) {
   // The player is the labeler's net at 0-ply: every turn's best result is the move it plays,
   // so with every position and every turn kept, each turn's top-1 record is the next record.
   LabelOptions o = small_options(2, 1);
-  o.player = "net:" + search_net();
+  o.players = players("net:" + search_net());
   o.explore = 0;
   o.sample = 1;
   o.candidates = 1;
@@ -307,7 +312,7 @@ TEST(Labeler, PlayerListDrawsEachSidesAgentPerGame) {
   o.explore = 0;
   o.sample = 0.3;
   auto labelled = [&](const std::string& player) {
-    o.player = player;
+    o.players = players(player);
     const std::string path = tmp.file(std::to_string(std::hash<std::string>{}(player)) + ".lbl");
     label_positions(path, o);
     return read_label_file(path);
@@ -336,11 +341,11 @@ TEST(Labeler, PlayerListDrawsEachSidesAgentPerGame) {
   EXPECT_GT(as_random, 0);
   EXPECT_GT(neither, 0);
   // A bad list names its problem.
-  o.player = "heuristic,,random";
-  EXPECT_NE(error_of([&] { label_positions(tmp.file("bad.lbl"), o); }).find("empty agent spec"),
+  EXPECT_NE(error_of([&] { players("heuristic,,random"); }).find("empty agent spec"),
             std::string::npos);
-  o.player = "heuristic,nonsense";
-  EXPECT_NE(error_of([&] { label_positions(tmp.file("bad.lbl"), o); }).find("nonsense"),
+  EXPECT_NE(error_of([&] { players("heuristic,nonsense"); }).find("nonsense"), std::string::npos);
+  o.players.clear();
+  EXPECT_NE(error_of([&] { label_positions(tmp.file("bad.lbl"), o); }).find("no player agents"),
             std::string::npos);
   EXPECT_FALSE(fs::exists(tmp.file("bad.lbl")));
 }
@@ -349,7 +354,7 @@ TEST(Labeler, RolloutTargets) {
   testing::TempDir tmp;
   LabelOptions o = small_options(2, 1);
   o.sample = 0.03;
-  o.labeler = "heuristic";
+  o.labeler = parse_agent_spec("heuristic");
   o.rollouts = 6;
   label_positions(tmp.file("r.lbl"), o);
   const LabelFile f = read_label_file(tmp.file("r.lbl"));
@@ -365,7 +370,7 @@ TEST(Labeler, RolloutTargetsWithALuckHead) {
   testing::TempDir tmp;
   LabelOptions o = small_options(2, 1);
   o.sample = 0.03;
-  o.labeler = "net:" + search_net();  // 0-ply rollouts
+  o.labeler = parse_agent_spec("net:" + search_net());  // 0-ply rollouts
   o.rollouts = 6;
   const std::string exact = tmp.file("exact.lbl"), head = tmp.file("head.lbl");
   label_positions(exact, o);
@@ -394,16 +399,15 @@ TEST(Labeler, RolloutTargetsWithALuckHead) {
 TEST(Labeler, BadOptionsAreRefused) {
   testing::TempDir tmp;
   LabelOptions o = small_options(2, 1);
-  o.labeler = "heuristic";  // no evaluator, and no rollouts
+  o.labeler = parse_agent_spec("heuristic");  // no evaluator, and no rollouts
   EXPECT_NE(error_of([&] { label_positions(tmp.file("x.lbl"), o); }).find("not a net spec"),
             std::string::npos);
   o = small_options(2, 1);
   o.sample = 0;
   EXPECT_NE(error_of([&] { label_positions(tmp.file("x.lbl"), o); }).find("sample"),
             std::string::npos);
-  o = small_options(2, 1);
-  o.player = "nonsense";
-  EXPECT_FALSE(error_of([&] { label_positions(tmp.file("x.lbl"), o); }).empty());
+  EXPECT_NE(error_of([] { parse_agent_spec("nonsense"); }).find("unknown agent kind"),
+            std::string::npos);
   EXPECT_FALSE(fs::exists(tmp.file("x.lbl")));
   write_bytes(tmp.file("y.lbl"), "not labels\n");
   EXPECT_NE(error_of([&] {

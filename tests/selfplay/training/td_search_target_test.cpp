@@ -49,7 +49,7 @@ TEST(TdSearchTarget, TheTargetIsThePositionsSearchValue) {
     SCOPED_TRACE("ply " + std::to_string(ply));
     const ValueNet before = ValueNet::create(kShape, 5);
     NetEvaluator evaluator(before);
-    Search search(evaluator, Rules{});
+    Search search(evaluator, Rules{}, uniform_search_options());
     const Position start = Position::start();
     const Evaluation v0 = before.evaluate(start);  // White to move: White's view
     const Evaluation vn = white_view(search.evaluate(start, ply), Side::White);
@@ -84,7 +84,7 @@ TEST(TdSearchTarget, WholeGameWithFrozenWeights) {
   ASSERT_EQ(s.updates, 40);
   // Replay the same 40 turns (same dice stream, greedy 0-ply moves) and sum |V1 - V0|.
   NetEvaluator evaluator(net);
-  Search search(evaluator, Rules{});
+  Search search(evaluator, Rules{}, uniform_search_options());
   Rng replay = game_rng(4, 1);
   Rng dice = replay.split(1);
   Position pos = Position::start();
